@@ -1,0 +1,1 @@
+/* baselines.c: not written yet */

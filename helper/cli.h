@@ -1,0 +1,1 @@
+/* cli.h: not written yet */

@@ -1,0 +1,1 @@
+/* cli_map.c: not written yet */

@@ -1,0 +1,1 @@
+/* cost.c: not written yet */

@@ -1,0 +1,1 @@
+/* kpartition.c: not written yet */

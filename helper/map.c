@@ -1,0 +1,1 @@
+/* map.c: not written yet */

@@ -1,0 +1,1 @@
+/* map_internal.h: not written yet */

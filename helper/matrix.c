@@ -1,0 +1,1 @@
+/* matrix.c: not written yet */

@@ -1,0 +1,1 @@
+/* matrix_json.c: not written yet */

@@ -1,0 +1,1 @@
+/* matrix_load.c: not written yet */

@@ -1,0 +1,1 @@
+/* matrix_mat.c: not written yet */

@@ -1,0 +1,1 @@
+/* matrix_parse.h: not written yet */

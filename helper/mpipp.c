@@ -1,0 +1,1 @@
+/* mpipp.c: not written yet */

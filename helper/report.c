@@ -1,0 +1,1 @@
+/* report.c: not written yet */

@@ -1,0 +1,1 @@
+/* tm_cost.h: not written yet */

@@ -1,0 +1,1 @@
+/* tm_map.h: not written yet */

@@ -1,0 +1,67 @@
+/*
+ * tm_matrix.h - communication matrices: loading, validation, sparse storage.
+ *
+ * A matrix of order n holds, for every pair of ranks, the amount they
+ * exchange.  Placement only cares about the pair, not the direction, so the
+ * stored weight of (i, j) is w_ij + w_ji and the matrix is symmetric.  It is
+ * kept in compressed sparse rows (both (i, j) and (j, i) are stored, the
+ * diagonal and zeros are not), so that 65,536 ranks with a stencil pattern
+ * take a few megabytes.
+ *
+ * Files (see doc/matrix-format.md):
+ *   JSON, version 1: {"size": N, "entries": [[i, j, w], ...]}
+ *                 or {"size": N, "matrix": [[w00, w01, ...], ...]}
+ *   TreeMatch's .mat: N lines of N numbers separated by blanks.
+ */
+#ifndef TM_MATRIX_H
+#define TM_MATRIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tm_error.h"
+
+/* Ranks are int: 2^31 ranks is far beyond any node or job we place. */
+typedef struct tm_matrix {
+	int n;              /* order: number of ranks */
+	int64_t *row_start; /* n + 1 offsets into col[] and weight[] */
+	int *col;           /* column of each stored entry, ascending in a row */
+	double *weight;     /* w_ij + w_ji, > 0 and finite */
+} tm_matrix;
+
+/* Largest order accepted from a file: bounds what a bad "size" can cost. */
+enum { TM_MATRIX_MAX_ORDER = 1 << 24 };
+
+/* Load a matrix file, JSON or .mat (told apart by the first non-blank
+ * character: '{' or '[' is JSON).  On failure *out is NULL and err names
+ * the file, the place (line:column, or entry / row and column) and what
+ * was expected. */
+tm_status tm_matrix_load(const char *path, tm_matrix **out, tm_error *err);
+
+/* Parse from memory; `name` is used in error texts in place of a path. */
+tm_status tm_matrix_parse(const char *name, const char *text, size_t len,
+			  tm_matrix **out, tm_error *err);
+
+/* Build from `count` directed entries (i[k], j[k], w[k]): weights of the
+ * same pair add up, (i, j) and (j, i) are merged, the diagonal and zero
+ * weights are dropped.  Entries must already be valid (ranks in 0..n-1,
+ * weights finite and >= 0): callers validate with their own error texts. */
+tm_status tm_matrix_from_entries(int n, size_t count, const int *i,
+				 const int *j, const double *w,
+				 tm_matrix **out, tm_error *err);
+
+/* The submatrix of the k ranks listed (in that order): rank ranks[a] of m
+ * becomes rank a of the result.  NULL when out of memory. */
+tm_matrix *tm_matrix_subset(const tm_matrix *m, const int *ranks, int k);
+
+/* Weight between i and j (0 when absent); O(log degree). */
+double tm_matrix_get(const tm_matrix *m, int i, int j);
+
+/* Sum of the weights of all pairs (each pair counted once). */
+double tm_matrix_total(const tm_matrix *m);
+
+int64_t tm_matrix_nnz(const tm_matrix *m); /* stored entries (2 per pair) */
+
+void tm_matrix_free(tm_matrix *m);
+
+#endif /* TM_MATRIX_H */

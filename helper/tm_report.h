@@ -1,0 +1,1 @@
+/* tm_report.h: not written yet */

@@ -1,0 +1,1 @@
+/* topology.c: not written yet */

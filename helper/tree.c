@@ -1,0 +1,1 @@
+/* tree.c: not written yet */

@@ -1,0 +1,1 @@
+/* tree_transform.c: not written yet */
