@@ -1,1 +1,59 @@
-/* baselines.c: not written yet */
+/*
+ * baselines.c - the placements a user gets without TreeMatch, to compare
+ * against: packed (fill the leaves in order) and round-robin (deal the
+ * ranks over the top-level subtrees, like cards).
+ */
+#include <config.h>
+
+#include <stdlib.h>
+
+#include "map_internal.h"
+
+void tm_map_packed(const tm_tree *t, int n, int *leaf_of)
+{
+	(void)t;
+	for (int r = 0; r < n; r++)
+		leaf_of[r] = r;
+}
+
+/* Rank i goes to top-level subtree i mod k (skipping full ones), on the
+ * first free leaf of that subtree in left-to-right order. */
+tm_status tm_map_round_robin(const tm_tree *t, int n, int *leaf_of,
+			     tm_error *err)
+{
+	if (t->depth == 0) {
+		tm_map_packed(t, n, leaf_of);
+		return TM_OK;
+	}
+	int k = t->arity[0];
+	int *next = malloc(sizeof(*next) * (size_t)k); /* next free leaf */
+	int *end = malloc(sizeof(*end) * (size_t)k);   /* one past its last */
+
+	if (!next || !end) {
+		free(next);
+		free(end);
+		return tm_error_nomem(err);
+	}
+	/* Leaves of a subtree are contiguous: walk down the first and the
+	 * last child chains to find them. */
+	for (int s = 0; s < k; s++) {
+		int first = t->first_child[0] + s, last = first;
+
+		for (int d = 1; d < t->depth; d++) {
+			first = t->first_child[first];
+			last = t->first_child[last] + t->arity[last] - 1;
+		}
+		next[s] = first - t->level_start[t->depth];
+		end[s] = last - t->level_start[t->depth] + 1;
+	}
+	int s = 0;
+	for (int r = 0; r < n; r++) {
+		while (next[s] == end[s]) /* n <= nleaves: terminates */
+			s = (s + 1) % k;
+		leaf_of[r] = next[s]++;
+		s = (s + 1) % k;
+	}
+	free(next);
+	free(end);
+	return TM_OK;
+}

@@ -1,1 +1,65 @@
-/* map_internal.h: not written yet */
+/*
+ * map_internal.h - the pieces the mapping algorithms are made of.
+ * Not installed, not for the CLI: tm_map.h is the entry point.
+ */
+#ifndef TM_MAP_INTERNAL_H
+#define TM_MAP_INTERNAL_H
+
+#include "tm_error.h"
+#include "tm_matrix.h"
+#include "tm_tree.h"
+
+/* TreeMatch on a regular tree, bottom-up (treematch.c). */
+tm_status tm_map_treematch(const tm_tree *t, const tm_matrix *m,
+			   int *leaf_of, tm_error *err);
+
+/* Top-down: split the ranks among the children of each node with
+ * tm_partition, from the root down (kpartition.c).  Works on any tree,
+ * regular or not. */
+tm_status tm_map_top_down(const tm_tree *t, const tm_matrix *m,
+			  int *leaf_of, tm_error *err);
+
+/* TreeMatch's GroupProcesses for one level (group.c): split p virtual
+ * processes into p / k groups of k.  Processes m->n..p-1 are dummies that
+ * communicate with nobody (ExtendComMatrix); p is a multiple of k.  Group g
+ * is members[g * k .. g * k + k - 1]. */
+tm_status tm_group_processes(const tm_matrix *m, int p, int k, int *members,
+			     tm_error *err);
+
+/* Split the n vertices of m into nparts parts of exactly sizes[0..nparts-1]
+ * vertices (they add up to n; a size may be 0), cutting as little weight as
+ * it can: part_of[v] receives the part of vertex v (kpartition.c). */
+tm_status tm_partition(const tm_matrix *m, int nparts, const int *sizes,
+		       int *part_of, tm_error *err);
+
+/* Split the vertices of g in two: side[v] = 0 for exactly size_a of them,
+ * 1 for the others, with a light cut (bisect.c). */
+tm_status tm_bisect(const tm_matrix *g, int size_a, char *side, tm_error *err);
+
+/* Baselines (baselines.c, mpipp.c). */
+void tm_map_packed(const tm_tree *t, int n, int *leaf_of);
+tm_status tm_map_round_robin(const tm_tree *t, int n, int *leaf_of,
+			     tm_error *err);
+tm_status tm_map_mpipp(const tm_tree *t, const tm_matrix *m, int starts,
+		       int *leaf_of, tm_error *err);
+
+/* Sort idx[0..n-1] by increasing key[idx[i]]; equal keys keep their order
+ * (sort.c).  Returns -1 when out of memory. */
+int tm_sort_indices(long *idx, long n, const double *key);
+
+/* For every leaf, its ancestor at each depth: anc[d * nleaves + l]; lets
+ * the algorithms compare leaves without walking the tree.  NULL on ENOMEM. */
+int *tm_leaf_ancestors(const tm_tree *t);
+
+/* Cost of the pair of leaves a, b given the ancestor table. */
+static inline double tm_pair_cost(const tm_tree *t, const int *anc, int a,
+				  int b)
+{
+	int d = t->depth;
+
+	while (d > 0 && anc[d * t->nleaves + a] != anc[d * t->nleaves + b])
+		d--;
+	return t->level_cost[d];
+}
+
+#endif /* TM_MAP_INTERNAL_H */

@@ -1,1 +1,66 @@
-/* matrix_parse.h: not written yet */
+/*
+ * matrix_parse.h - what the matrix readers share (internal to the library).
+ *
+ * matrix_load.c reads a file and picks the reader; matrix_json.c and
+ * matrix_mat.c turn text into a list of directed entries, which matrix.c
+ * turns into the symmetric sparse tm_matrix.  The rules and every error
+ * text are described for users in doc/matrix-format.md.
+ */
+#ifndef TM_MATRIX_PARSE_H
+#define TM_MATRIX_PARSE_H
+
+#include <math.h>
+#include <stddef.h>
+
+#include "tm_matrix.h"
+
+/* Longest offending value quoted in an error ("got ..."): enough to
+ * recognise it, short enough that the whole error stays one line. */
+enum { TM_BRIEF_MAX = 40 };
+
+/* Directed entries (i, j, w) as the file gives them, in file order, so
+ * that weights of one pair always add up in the same order. */
+typedef struct tm_entry_list {
+	size_t count;
+	size_t capacity;
+	int *i;
+	int *j;
+	double *w;
+} tm_entry_list;
+
+/* Make room for `capacity` entries in all; 0, or -1 when out of memory. */
+int tm_entry_list_reserve(tm_entry_list *list, size_t capacity);
+
+/* Append one entry, growing the list as needed; 0, or -1 when out of
+ * memory. */
+int tm_entry_list_push(tm_entry_list *list, int i, int j, double w);
+
+void tm_entry_list_free(tm_entry_list *list);
+
+/* tm_matrix_from_entries on a list read from file `name`; its errors
+ * (a pair whose weights add up to infinity) are prefixed with the name. */
+tm_status tm_matrix_from_list(const char *name, int n,
+			      const tm_entry_list *list, tm_matrix **out,
+			      tm_error *err);
+
+/* What every weight in a file must be.  NaN fails `w >= 0`; -0 passes
+ * and is then dropped with the zeros. */
+static inline int tm_weight_is_valid(double w)
+{
+	return w >= 0 && isfinite(w);
+}
+
+/* True for the bytes that separate numbers and make a line blank. */
+static inline int tm_is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* The readers proper: `text` holds `len` bytes, not necessarily followed
+ * by a NUL; `name` names the file in error texts. */
+tm_status tm_matrix_parse_json(const char *name, const char *text,
+			       size_t len, tm_matrix **out, tm_error *err);
+tm_status tm_matrix_parse_mat(const char *name, const char *text,
+			      size_t len, tm_matrix **out, tm_error *err);
+
+#endif /* TM_MATRIX_PARSE_H */

@@ -1,1 +1,153 @@
-/* report.c: not written yet */
+/* report.c - JSON and text forms of a placement (see tm_report.h). */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "tm_report.h"
+#include "tm_topology.h"
+
+/* The cpu list of a leaf; lists are short, but size it from the data. */
+static char *leaf_cpus(const tm_leaf *leaf)
+{
+	int need = tm_cpulist_format(NULL, 0, leaf->pus, leaf->npus);
+	char *buf = malloc((size_t)need + 1);
+
+	if (buf)
+		tm_cpulist_format(buf, need + 1, leaf->pus, leaf->npus);
+	return buf;
+}
+
+char *tm_report_json(const tm_report *r)
+{
+	json_t *root = json_object(), *placement = json_array();
+	json_t *cost = json_object(), *hops = json_object();
+	char *text = NULL;
+
+	if (!root || !placement || !cost || !hops)
+		goto out;
+	for (int i = 0; i < r->nranks; i++) {
+		const tm_leaf *leaf = &r->tree->leaf[r->leaf_of[i]];
+		char *cpus = leaf_cpus(leaf);
+		json_t *cores = json_array(), *item = NULL;
+
+		if (cpus && cores) {
+			for (int c = 0; c < leaf->ncores; c++)
+				json_array_append_new(cores,
+						      json_integer(leaf->cores[c]));
+			item = json_pack("{s:i, s:s, s:O}", "rank", r->ranks[i],
+					 "cpus", cpus, "cores", cores);
+		}
+		free(cpus);
+		json_decref(cores);
+		if (!item || json_array_append_new(placement, item) < 0)
+			goto out;
+	}
+	for (int c = 0; c < r->ncosts; c++) {
+		json_object_set_new(cost, r->cost_name[c], json_real(r->cost[c]));
+		json_object_set_new(hops, r->cost_name[c],
+				    json_real(r->hop_bytes[c]));
+	}
+	if (json_object_set_new(root, "algorithm", json_string(r->algorithm)) ||
+	    json_object_set_new(root, "size", json_integer(r->size)) ||
+	    json_object_set(root, "placement", placement) ||
+	    json_object_set(root, "cost", cost) ||
+	    json_object_set(root, "hop-bytes", hops) ||
+	    json_object_set_new(root, "seconds", json_real(r->seconds)))
+		goto out;
+	char *dump = json_dumps(root, JSON_PRESERVE_ORDER | JSON_COMPACT);
+	if (dump) {
+		size_t len = strlen(dump);
+		text = malloc(len + 2);
+		if (text) {
+			memcpy(text, dump, len);
+			memcpy(text + len, "\n", 2);
+		}
+		free(dump);
+	}
+out:
+	json_decref(root);
+	json_decref(placement);
+	json_decref(cost);
+	json_decref(hops);
+	return text;
+}
+
+/* A growing string for the text form. */
+typedef struct strbuf {
+	char *s;
+	size_t len, cap;
+	int failed;
+} strbuf;
+
+static void sb_printf(strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void sb_printf(strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->failed)
+		return;
+	va_start(ap, fmt);
+	int need = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (b->len + (size_t)need + 1 > b->cap) {
+		size_t cap = (b->cap ? b->cap : 256);
+		while (cap < b->len + (size_t)need + 1)
+			cap *= 2;
+		char *s = realloc(b->s, cap);
+		if (!s) {
+			b->failed = 1;
+			return;
+		}
+		b->s = s;
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)need;
+}
+
+char *tm_report_text(const tm_report *r)
+{
+	strbuf b = { 0 };
+	const tm_tree *t = r->tree;
+
+	sb_printf(&b, "%s placement of %d of %d ranks on %s (%d %s)\n",
+		  r->algorithm, r->nranks, r->size, r->topology, t->nleaves,
+		  t->nleaves == 1 ? "leaf" : "leaves");
+	sb_printf(&b, "%8s  %-12s %s\n", "rank", "cpus", "cores");
+	for (int i = 0; i < r->nranks && !b.failed; i++) {
+		const tm_leaf *leaf = &t->leaf[r->leaf_of[i]];
+		char *cpus = leaf_cpus(leaf);
+
+		sb_printf(&b, "%8d  %-12s ", r->ranks[i], cpus ? cpus : "?");
+		for (int c = 0; c < leaf->ncores; c++)
+			sb_printf(&b, "%s%d", c ? "," : "", leaf->cores[c]);
+		sb_printf(&b, "\n");
+		free(cpus);
+	}
+	sb_printf(&b, "cost (lower is better), level costs");
+	for (int d = 0; d < t->depth; d++)
+		sb_printf(&b, " %s=%g", t->level_name[d], t->level_cost[d]);
+	sb_printf(&b, ":\n");
+	for (int c = 0; c < r->ncosts; c++) {
+		sb_printf(&b, "  %-12s %14.6g", r->cost_name[c], r->cost[c]);
+		if (c > 0 && r->cost[0] > 0)
+			sb_printf(&b, "  x%.2f of %s", r->cost[c] / r->cost[0],
+				  r->cost_name[0]);
+		sb_printf(&b, "   hop-bytes %.6g\n", r->hop_bytes[c]);
+	}
+	sb_printf(&b, "%s took %.3f s\n", r->algorithm, r->seconds);
+	if (b.failed) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}

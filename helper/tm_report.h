@@ -1,1 +1,38 @@
-/* tm_report.h: not written yet */
+/*
+ * tm_report.h - a placement as the helper prints it: JSON for programs (the
+ * SPANK plugin parses it), a table for people.
+ *
+ * JSON: {"algorithm": "treematch", "size": N,
+ *        "placement": [{"rank": 0, "cpus": "4", "cores": [4]}, ...],
+ *        "cost": {"treematch": X, "packed": Y, "round-robin": Z},
+ *        "hop-bytes": {...same keys...}, "seconds": T}
+ * "cpus" is an hwloc list of OS PU indices, "cores" logical core indices.
+ */
+#ifndef TM_REPORT_H
+#define TM_REPORT_H
+
+#include "tm_tree.h"
+
+enum { TM_REPORT_MAX_COSTS = 8 };
+
+typedef struct tm_report {
+	const char *algorithm;   /* the one whose placement is shown */
+	const char *topology;    /* as given, for the text header */
+	int size;                /* ranks in the matrix (the whole job) */
+	int nranks;              /* ranks placed */
+	const int *ranks;        /* global rank of each one, in order */
+	const int *leaf_of;      /* its leaf in tree */
+	const tm_tree *tree;
+	int ncosts;              /* the chosen algorithm first */
+	const char *cost_name[TM_REPORT_MAX_COSTS];
+	double cost[TM_REPORT_MAX_COSTS];
+	double hop_bytes[TM_REPORT_MAX_COSTS];
+	double seconds;          /* time the chosen algorithm took */
+} tm_report;
+
+/* Both return a malloc()ed, NUL-terminated text ending in a newline, or
+ * NULL when out of memory. */
+char *tm_report_json(const tm_report *r);
+char *tm_report_text(const tm_report *r);
+
+#endif /* TM_REPORT_H */

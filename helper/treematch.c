@@ -1,1 +1,154 @@
-/* treematch.c: not written yet */
+/*
+ * treematch.c - the TreeMatch algorithm (Jeannot & Mercier, Euro-Par 2010,
+ * Algorithm 1), bottom-up over the levels of a regular tree:
+ *
+ *   for each level, from the leaves' parents up to the root:
+ *     extend the matrix with idle (dummy) processes until the arity divides
+ *     its order (ExtendComMatrix: idle cores go where they cost least);
+ *     group the processes by k = arity (GroupProcesses, group.c);
+ *     aggregate the matrix: a group becomes one virtual process that
+ *     exchanges with another group the sum of what their members exchange;
+ *   map the groups down the tree: the root holds the last group, each node's
+ *   children get the members of its group, dummies leave subtrees empty.
+ *
+ * The paper assumes a balanced, symmetric tree.  Slurm's partial nodes give
+ * trees whose nodes of one level differ in arity; on those, groups of one
+ * size cannot fill every node, so they take the top-down path
+ * (kpartition.c), which respects each subtree's capacity.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+
+#include "map_internal.h"
+
+/* The matrix between groups: pairs inside a group disappear, pairs across
+ * groups add up.  Each pair of m is stored twice; take it once (a < b). */
+static tm_status aggregate(const tm_matrix *m, const int *group_of,
+			   int ngroups, tm_matrix **out, tm_error *err)
+{
+	int64_t pairs = m->row_start[m->n] / 2, c = 0;
+	int *gi = malloc(sizeof(int) * (size_t)(pairs + 1));
+	int *gj = malloc(sizeof(int) * (size_t)(pairs + 1));
+	double *w = malloc(sizeof(double) * (size_t)(pairs + 1));
+	tm_status st;
+
+	if (!gi || !gj || !w) {
+		st = tm_error_nomem(err);
+		goto out;
+	}
+	for (int a = 0; a < m->n; a++) {
+		for (int64_t e = m->row_start[a]; e < m->row_start[a + 1]; e++) {
+			int b = m->col[e];
+
+			if (b <= a || group_of[a] == group_of[b])
+				continue;
+			gi[c] = group_of[a];
+			gj[c] = group_of[b];
+			w[c++] = m->weight[e];
+		}
+	}
+	st = tm_matrix_from_entries(ngroups, (size_t)c, gi, gj, w, out, err);
+out:
+	free(gi);
+	free(gj);
+	free(w);
+	return st;
+}
+
+/* members[d]: the groups formed at depth d, k = arity of depth-d nodes;
+ * order[d]: how many real (virtual) processes were grouped at depth d,
+ * i.e. the order of the matrix at depth d + 1 (order[depth - 1] = n). */
+static tm_status map_groups(const tm_tree *t, int *const *members,
+			    const int *order, int *leaf_of, tm_error *err)
+{
+	int *vp = malloc(sizeof(int) * (size_t)t->nnodes);
+
+	if (!vp)
+		return tm_error_nomem(err);
+	vp[0] = 0; /* the root holds the one group of the top level */
+	for (int d = 0; d < t->depth; d++) {
+		int k = t->arity[t->level_start[d]];
+
+		for (int v = t->level_start[d]; v < t->level_start[d + 1]; v++) {
+			for (int c = 0; c < k; c++) {
+				int child = t->first_child[v] + c, x = -1;
+
+				if (vp[v] >= 0)
+					x = members[d][vp[v] * k + c];
+				vp[child] = x >= 0 && x < order[d] ? x : -1;
+			}
+		}
+	}
+	for (int l = 0; l < t->nleaves; l++) {
+		int r = vp[t->level_start[t->depth] + l];
+
+		if (r >= 0)
+			leaf_of[r] = l;
+	}
+	free(vp);
+	return TM_OK;
+}
+
+tm_status tm_map_treematch(const tm_tree *t, const tm_matrix *m,
+			   int *leaf_of, tm_error *err)
+{
+	if (!tm_tree_is_regular(t))
+		return tm_map_top_down(t, m, leaf_of, err);
+	if (t->depth == 0) {
+		leaf_of[0] = 0;
+		return TM_OK;
+	}
+
+	int depth = t->depth;
+	int **members = calloc((size_t)depth, sizeof(*members));
+	int *order = calloc((size_t)depth, sizeof(*order));
+	const tm_matrix *cur = m;
+	tm_matrix *owned = NULL;
+	tm_status st = TM_OK;
+
+	if (!members || !order) {
+		st = tm_error_nomem(err);
+		goto out;
+	}
+	for (int d = depth - 1; d >= 0; d--) {
+		int k = t->arity[t->level_start[d]];
+		int p = cur->n;
+		int extended = (p + k - 1) / k * k; /* ExtendComMatrix */
+		int ngroups = extended / k;
+		int *group_of = malloc(sizeof(int) * (size_t)extended);
+
+		order[d] = p;
+		members[d] = malloc(sizeof(int) * (size_t)extended);
+		if (!members[d] || !group_of) {
+			free(group_of);
+			st = tm_error_nomem(err);
+			goto out;
+		}
+		st = tm_group_processes(cur, extended, k, members[d], err);
+		if (st != TM_OK) {
+			free(group_of);
+			goto out;
+		}
+		for (int x = 0; x < extended; x++)
+			group_of[members[d][x]] = x / k;
+
+		tm_matrix *next = NULL;
+		st = aggregate(cur, group_of, ngroups, &next, err);
+		free(group_of);
+		if (st != TM_OK)
+			goto out;
+		tm_matrix_free(owned);
+		owned = next;
+		cur = next;
+	}
+	st = map_groups(t, members, order, leaf_of, err);
+out:
+	if (members)
+		for (int d = 0; d < depth; d++)
+			free(members[d]);
+	free(members);
+	free(order);
+	tm_matrix_free(owned);
+	return st;
+}

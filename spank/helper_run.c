@@ -1,0 +1,274 @@
+/*
+ * helper_run.c - run treematch-helper from slurmstepd (root) as the job's
+ * user: the only way user-controlled input (the matrix file) is read on a
+ * node, so that a bad or hostile matrix costs at most the time limit.
+ *
+ * The child gets the user's uid, gid and groups (setresuid/setresgid, so no
+ * saved root id remains; it checks that root cannot be regained), no file
+ * descriptor of slurmstepd's but its pipes, default signals, a minimal
+ * environment, no new privileges, no core dumps, no file writes, a CPU
+ * limit, an address-space limit, and dies with its parent.  It is exec'd
+ * with an argv, never through a shell.  The parent reads at most a bounded
+ * amount of output and kills the child's process group at the deadline.
+ * Between fork and exec the child only makes async-signal-safe calls:
+ * slurmstepd is multithreaded.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "helper_run.h"
+
+/* What the helper may use: plenty for a node's placement, a wall against a
+ * runaway.  Memory: the whole job's matrix is read even for one node. */
+#define HELPER_MAX_ADDRESS_SPACE (8LL << 30)
+
+/* Why the child could not exec: written to the status pipe. */
+enum child_stage { STAGE_SETUP = 1, STAGE_GROUPS, STAGE_GID, STAGE_UID,
+		   STAGE_STILL_ROOT, STAGE_LIMITS, STAGE_EXEC };
+
+static const char *stage_text(int stage)
+{
+	switch (stage) {
+	case STAGE_SETUP: return "cannot set up its standard streams";
+	case STAGE_GROUPS: return "cannot set the user's groups";
+	case STAGE_GID: return "cannot switch to the user's group";
+	case STAGE_UID: return "cannot switch to the user";
+	case STAGE_STILL_ROOT: return "could regain root after dropping it";
+	case STAGE_LIMITS: return "cannot set its resource limits";
+	case STAGE_EXEC: return "cannot execute";
+	}
+	return "failed";
+}
+
+static void child_fail(int status_fd, int stage)
+{
+	int msg[2] = { stage, errno };
+
+	if (write(status_fd, msg, sizeof(msg)) < 0) {
+		/* the parent will see an exit without a message */
+	}
+	_exit(127);
+}
+
+static void close_other_fds(int keep_max)
+{
+#ifdef SYS_close_range
+	/* close_range(2) where the kernel has it; else one by one. */
+	if (syscall(SYS_close_range, (unsigned)keep_max + 1, ~0U, 0) == 0)
+		return;
+#endif
+	long max = sysconf(_SC_OPEN_MAX);
+	for (long fd = keep_max + 1; fd < (max > 0 ? max : 65536); fd++)
+		close((int)fd);
+}
+
+static void set_limit(int status_fd, int resource, rlim_t value)
+{
+	struct rlimit rl = { value, value };
+
+	if (setrlimit(resource, &rl) < 0)
+		child_fail(status_fd, STAGE_LIMITS);
+}
+
+/* In the child: never returns. */
+static void child(const helper_job *job, int out_fd, int err_fd,
+		  int status_fd, char *const envp[])
+{
+	sigset_t none;
+	struct sigaction dfl;
+	int devnull;
+
+	setpgid(0, 0); /* a group of its own: the deadline kills all of it */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (int s = 1; s < NSIG; s++)
+		sigaction(s, &dfl, NULL);
+
+	devnull = open("/dev/null", O_RDONLY);
+	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_fd, 1) < 0 ||
+	    dup2(err_fd, 2) < 0 || dup2(status_fd, 3) < 0)
+		child_fail(status_fd, STAGE_SETUP);
+	status_fd = 3;
+	if (fcntl(status_fd, F_SETFD, FD_CLOEXEC) < 0)
+		child_fail(status_fd, STAGE_SETUP);
+	close_other_fds(3); /* slurmstepd's sockets and files stay behind */
+
+	if (setgroups((size_t)job->ngids, job->gids) < 0)
+		child_fail(status_fd, STAGE_GROUPS);
+	if (setresgid(job->gid, job->gid, job->gid) < 0)
+		child_fail(status_fd, STAGE_GID);
+	if (setresuid(job->uid, job->uid, job->uid) < 0)
+		child_fail(status_fd, STAGE_UID);
+	if (job->uid != 0 && (setuid(0) == 0 || seteuid(0) == 0))
+		child_fail(status_fd, STAGE_STILL_ROOT);
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		child_fail(status_fd, STAGE_LIMITS);
+	set_limit(status_fd, RLIMIT_CORE, 0);
+	set_limit(status_fd, RLIMIT_FSIZE, 0);
+	set_limit(status_fd, RLIMIT_CPU, (rlim_t)job->timeout + 1);
+	set_limit(status_fd, RLIMIT_AS, (rlim_t)HELPER_MAX_ADDRESS_SPACE);
+	if (chdir("/") < 0)
+		child_fail(status_fd, STAGE_SETUP);
+	umask(077);
+
+	execve(job->path, job->argv, envp);
+	child_fail(status_fd, STAGE_EXEC);
+}
+
+/* Append what fd has to *buf, up to max bytes; returns 0 at EOF, 1 when
+ * more may come, -1 when past max. */
+static int drain(int fd, char **buf, size_t *len, size_t max)
+{
+	char chunk[4096];
+	ssize_t n = read(fd, chunk, sizeof(chunk));
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : 0;
+	if (n == 0)
+		return 0;
+	if (*len + (size_t)n > max)
+		return -1;
+	char *grown = realloc(*buf, *len + (size_t)n + 1);
+	if (!grown)
+		return -1;
+	memcpy(grown + *len, chunk, (size_t)n);
+	*len += (size_t)n;
+	grown[*len] = '\0';
+	*buf = grown;
+	return 1;
+}
+
+static long ms_left(const struct timespec *deadline)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (deadline->tv_sec - now.tv_sec) * 1000 +
+	       (deadline->tv_nsec - now.tv_nsec) / 1000000;
+}
+
+static void collect(const helper_job *job, helper_result *res, int out_fd,
+		    int err_fd, pid_t pid)
+{
+	struct timespec deadline;
+	struct pollfd fds[2] = { { out_fd, POLLIN, 0 }, { err_fd, POLLIN, 0 } };
+	int open_fds = 2;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += job->timeout;
+	while (open_fds > 0) {
+		long left = ms_left(&deadline);
+
+		if (left <= 0) {
+			res->timed_out = 1;
+			break;
+		}
+		int n = poll(fds, 2, (int)(left > 1000000 ? 1000000 : left));
+		if (n < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < 2 && n > 0; i++) {
+			if (fds[i].fd < 0 || !fds[i].revents)
+				continue;
+			int more = i == 0
+				? drain(fds[i].fd, &res->out, &res->out_len, job->max_out)
+				: drain(fds[i].fd, &res->err, &res->err_len, job->max_err);
+			if (more < 0) {
+				res->too_much = 1;
+				open_fds = 0;
+				break;
+			}
+			if (more == 0) {
+				fds[i].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	if (res->timed_out || res->too_much) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+	}
+}
+
+int helper_run(const helper_job *job, helper_result *res, char *why,
+	       size_t whylen)
+{
+	static char *const envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
+	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 }, st_p[2] = { -1, -1 };
+	pid_t pid;
+	int rc = -1;
+
+	memset(res, 0, sizeof(*res));
+	if (pipe2(out_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0 ||
+	    pipe2(st_p, O_CLOEXEC) < 0) {
+		snprintf(why, whylen, "cannot create pipes: %s", strerror(errno));
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "cannot fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0)
+		child(job, out_p[1], err_p[1], st_p[1], envp);
+
+	close(out_p[1]);
+	close(err_p[1]);
+	close(st_p[1]);
+	out_p[1] = err_p[1] = st_p[1] = -1;
+	collect(job, res, out_p[0], err_p[0], pid);
+
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	int msg[2] = { 0, 0 };
+	ssize_t got = read(st_p[0], msg, sizeof(msg));
+	if (got == (ssize_t)sizeof(msg)) {
+		snprintf(why, whylen, "%s %s: %s", stage_text(msg[0]),
+			 msg[0] == STAGE_EXEC ? job->path : "for the helper",
+			 strerror(msg[1]));
+		goto out;
+	}
+	if (WIFEXITED(status)) {
+		res->exited = 1;
+		res->exit_code = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		res->signal = WTERMSIG(status);
+	}
+	rc = 0;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (out_p[i] >= 0)
+			close(out_p[i]);
+		if (err_p[i] >= 0)
+			close(err_p[i]);
+		if (st_p[i] >= 0)
+			close(st_p[i]);
+	}
+	return rc;
+}
+
+void helper_result_free(helper_result *res)
+{
+	free(res->out);
+	free(res->err);
+	res->out = res->err = NULL;
+}

@@ -1,0 +1,262 @@
+/*
+ * local.c - srun, sbatch and salloc, running as the user: decide which
+ * matrix a step uses, check it before anything launches, and tell the
+ * nodes through the job's environment (variables in tm_spank.h).
+ *
+ * Which file:
+ *   --comm-matrix=FILE: an absolute path; a relative path with a '/'
+ *     against the current directory; a bare name in the current directory,
+ *     else in the site's matrix_dir.  An #SBATCH --comm-matrix reaches the
+ *     script's sruns as an option again; sbatch resolved it against its own
+ *     directory and passes that path on, so a script that changes directory
+ *     still gets the file it was submitted with.
+ *   auto=yes and no option: <matrix_dir>/<job name>.json, used only when it
+ *     exists and its size is the step's task count (recurring jobs).
+ *
+ * What the check covers: a regular file no larger than max_size, readable
+ * by the user, that parses, whose size is the step's task count.  Failing,
+ * on_error=warn prints one warning and the step runs with Slurm's binding;
+ * on_error=fail prints the error and the step does not start (srun stops
+ * here when the plugin is "required"; when it is "optional" Slurm ignores
+ * plugin errors, so the nodes refuse to start the tasks instead).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tm_matrix.h"
+#include "tm_spank.h"
+
+/* What init_post_opt decided, for local_user_init (same srun process). */
+static struct {
+	int asked;                    /* --comm-matrix given */
+	char path[PATH_TEXT_MAX];     /* the file, absolute */
+	int size;                     /* its "size", once it parsed */
+	char problem[TEXT_MAX];       /* why it cannot be used, or "" */
+} chosen;
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static int join(char *out, size_t size, const char *dir, const char *name)
+{
+	int n = snprintf(out, size, "%s/%s", dir, name);
+
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* Fill chosen.path from the option's value, or chosen.problem. */
+static void resolve(const site_config *cfg, const char *arg)
+{
+	char cwd[PATH_TEXT_MAX];
+	const char *from_sbatch = getenv(ENV_MATRIX_ARG);
+	const char *sbatch_path = getenv(ENV_MATRIX);
+
+	if (from_sbatch && sbatch_path && !strcmp(from_sbatch, arg) &&
+	    sbatch_path[0] == '/') {
+		snprintf(chosen.path, sizeof(chosen.path), "%s", sbatch_path);
+		return;
+	}
+	if (arg[0] == '/') {
+		if (strlen(arg) >= sizeof(chosen.path))
+			snprintf(chosen.problem, sizeof(chosen.problem),
+				 "--comm-matrix: path too long");
+		else
+			strcpy(chosen.path, arg);
+		return;
+	}
+	if (!getcwd(cwd, sizeof(cwd))) {
+		snprintf(chosen.problem, sizeof(chosen.problem),
+			 "%.512s: cannot tell the current directory: %s", arg,
+			 strerror(errno));
+		return;
+	}
+	if (join(chosen.path, sizeof(chosen.path), cwd, arg) < 0) {
+		snprintf(chosen.problem, sizeof(chosen.problem),
+			 "--comm-matrix: path too long");
+		return;
+	}
+	if (strchr(arg, '/') || exists(chosen.path) || !cfg->matrix_dir[0])
+		return;
+	char site[PATH_TEXT_MAX];
+	if (join(site, sizeof(site), cfg->matrix_dir, arg) == 0 && exists(site)) {
+		strcpy(chosen.path, site);
+		return;
+	}
+	snprintf(chosen.problem, sizeof(chosen.problem),
+		 "%.256s: no such file in %.256s nor in the site's matrix_dir %.256s",
+		 arg, cwd, cfg->matrix_dir);
+}
+
+/* The checks srun can make as the user; *size set when the file parsed. */
+static int check_file(const site_config *cfg, const char *path, int *size,
+		      char *problem, size_t plen)
+{
+	struct stat st;
+	tm_matrix *m = NULL;
+	tm_error err = { 0 };
+
+	if (stat(path, &st) < 0) {
+		snprintf(problem, plen, "%.512s: cannot open: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(problem, plen, "%.512s: expected a regular file", path);
+		return -1;
+	}
+	if (st.st_size > cfg->max_size) {
+		snprintf(problem, plen, "%.512s: %lld bytes, more than the site's "
+			 "limit of %lld (max_size)", path,
+			 (long long)st.st_size, cfg->max_size);
+		return -1;
+	}
+	if (tm_matrix_load(path, &m, &err) != TM_OK) {
+		text_clean(problem, plen, err.text, sizeof(err.text));
+		return -1;
+	}
+	*size = m->n;
+	tm_matrix_free(m);
+	return 0;
+}
+
+static void unset_step_variables(void)
+{
+	unsetenv(ENV_FALLBACK);
+	unsetenv(ENV_ABORT);
+}
+
+static void unset_all_variables(void)
+{
+	unset_step_variables();
+	unsetenv(ENV_MATRIX);
+	unsetenv(ENV_MATRIX_ARG);
+	unsetenv(ENV_REPORT);
+	unsetenv(ENV_TOPOLOGY);
+}
+
+static void report_problem(const site_config *cfg, const char *problem)
+{
+	if (cfg->fail)
+		say(PLUGIN ": error: %s; the step does not start (on_error=fail)",
+		    problem);
+	else
+		say(PLUGIN ": warning: %s; tasks keep Slurm's binding", problem);
+}
+
+/* init_post_opt, in srun, sbatch and salloc. */
+int local_check_options(const site_config *cfg)
+{
+	memset(&chosen, 0, sizeof(chosen));
+	if (!user_opt.matrix)
+		return 0;
+	chosen.asked = 1;
+	if (cfg->error[0]) {
+		snprintf(chosen.problem, sizeof(chosen.problem),
+			 "the plugin is disabled: %.900s", cfg->error);
+	} else {
+		resolve(cfg, user_opt.matrix);
+		if (!chosen.problem[0])
+			check_file(cfg, chosen.path, &chosen.size,
+				   chosen.problem, sizeof(chosen.problem));
+	}
+	if (spank_context() == S_CTX_ALLOCATOR && !cfg->error[0] &&
+	    chosen.path[0]) {
+		/* For the sruns of the job; each checks its own step again. */
+		setenv(ENV_MATRIX, chosen.path, 1);
+		setenv(ENV_MATRIX_ARG, user_opt.matrix, 1);
+	}
+	if (chosen.problem[0]) {
+		report_problem(cfg, chosen.problem);
+		return cfg->fail ? -1 : 0;
+	}
+	return 0;
+}
+
+/* A job name that can be a file name in matrix_dir: no way out of it. */
+static int usable_job_name(const char *name)
+{
+	return name && name[0] && name[0] != '.' && !strchr(name, '/') &&
+	       strlen(name) < 256;
+}
+
+/* auto=yes: the job's own matrix in matrix_dir, if there is one that fits. */
+static int auto_matrix(const site_config *cfg, uint32_t ntasks)
+{
+	const char *name = getenv("SLURM_JOB_NAME");
+	char file[300];
+	int size = 0;
+
+	if (!cfg->auto_matrix || !cfg->matrix_dir[0] || !usable_job_name(name))
+		return 0;
+	snprintf(file, sizeof(file), "%s.json", name);
+	if (join(chosen.path, sizeof(chosen.path), cfg->matrix_dir, file) < 0 ||
+	    !exists(chosen.path))
+		return 0;
+	if (check_file(cfg, chosen.path, &size, chosen.problem,
+		       sizeof(chosen.problem)) < 0) {
+		/* The site's file is broken: say so, but the user did not ask
+		 * for a placement, so the step runs as it would without. */
+		say(PLUGIN ": warning: auto=yes: %s; the step runs without "
+		    "placement", chosen.problem);
+		return 0;
+	}
+	if ((uint32_t)size != ntasks) {
+		slurm_verbose(PLUGIN ": auto=yes: %s has %d ranks, the step "
+			      "%u tasks: not used", chosen.path, size, ntasks);
+		return 0;
+	}
+	return 1;
+}
+
+/* local_user_init, in srun only: the step's size is now known. */
+int local_prepare_step(spank_t sp, const site_config *cfg)
+{
+	uint32_t ntasks = 0;
+	int use = 0;
+
+	unset_step_variables();
+	if (spank_get_item(sp, S_JOB_TOTAL_TASK_COUNT, &ntasks) != ESPANK_SUCCESS)
+		ntasks = 0;
+	if (chosen.asked) {
+		if (!chosen.problem[0] && (uint32_t)chosen.size != ntasks) {
+			snprintf(chosen.problem, sizeof(chosen.problem),
+				 "%.512s: \"size\" is %d, but the step has %u tasks",
+				 chosen.path, chosen.size, ntasks);
+			report_problem(cfg, chosen.problem);
+		}
+		if (chosen.problem[0]) {
+			unset_all_variables();
+			setenv(cfg->fail ? ENV_ABORT : ENV_FALLBACK,
+			       chosen.problem, 1);
+			return cfg->fail ? -1 : 0;
+		}
+		use = 1;
+	} else if (!cfg->error[0]) {
+		use = auto_matrix(cfg, ntasks);
+	}
+	if (!use) {
+		unset_all_variables();
+		return 0;
+	}
+	setenv(ENV_MATRIX, chosen.path, 1);
+	unsetenv(ENV_MATRIX_ARG);
+	if (user_opt.report)
+		setenv(ENV_REPORT, "yes", 1);
+	else
+		unsetenv(ENV_REPORT);
+	if (user_opt.topology)
+		setenv(ENV_TOPOLOGY, user_opt.topology, 1);
+	else
+		unsetenv(ENV_TOPOLOGY);
+	return 0;
+}

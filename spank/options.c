@@ -1,0 +1,85 @@
+/*
+ * options.c - the options the plugin adds to srun, sbatch and salloc.
+ *
+ * Registered in every context: srun/sbatch/salloc parse them, and
+ * slurmstepd must know them to receive their values.  An #SBATCH line
+ * reaches every srun of the script through SLURM_SPANK_* variables.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tm_spank.h"
+
+user_options user_opt;
+
+static int set_string(char **dst, const char *v)
+{
+	char *copy = v ? strdup(v) : NULL;
+
+	if (v && !copy)
+		return -1;
+	free(*dst);
+	*dst = copy;
+	return 0;
+}
+
+enum { OPT_MATRIX, OPT_REPORT, OPT_TOPOLOGY };
+
+static int option_cb(int val, const char *optarg, int remote)
+{
+	(void)remote;
+	switch (val) {
+	case OPT_MATRIX:
+		if (!optarg || !*optarg) {
+			say(PLUGIN ": --comm-matrix: expected a file name");
+			return -1;
+		}
+		return set_string(&user_opt.matrix, optarg);
+	case OPT_REPORT:
+		user_opt.report = 1;
+		return 0;
+	case OPT_TOPOLOGY:
+		if (!optarg || (strncmp(optarg, "xml:", 4) &&
+				strncmp(optarg, "synthetic:", 10))) {
+			say(PLUGIN ": --comm-matrix-topology=%s: expected "
+			    "xml:PATH or synthetic:DESCRIPTION",
+			    optarg ? optarg : "");
+			return -1;
+		}
+		return set_string(&user_opt.topology, optarg);
+	}
+	return -1;
+}
+
+static struct spank_option options[] = {
+	{ "comm-matrix", "FILE",
+	  "Place tasks with TreeMatch so that the ranks that communicate most "
+	  "share caches; FILE is the job's communication matrix (JSON or .mat) "
+	  "[treematch]",
+	  1, OPT_MATRIX, option_cb },
+	{ "comm-matrix-report", NULL,
+	  "Print each node's placement and its cost against packed and "
+	  "round-robin on stderr [treematch]",
+	  0, OPT_REPORT, option_cb },
+	{ "comm-matrix-topology", "TOPO",
+	  "Dry run: compute the placement on TOPO (xml:PATH or "
+	  "synthetic:DESCRIPTION) and export it, without binding [treematch]",
+	  1, OPT_TOPOLOGY, option_cb },
+	SPANK_OPTIONS_TABLE_END
+};
+
+int options_register(spank_t sp)
+{
+	for (struct spank_option *o = options; o->name; o++) {
+		spank_err_t rc = spank_option_register(sp, o);
+
+		if (rc != ESPANK_SUCCESS) {
+			slurm_error(PLUGIN ": cannot register --%s: %s", o->name,
+				    spank_strerror(rc));
+			return -1;
+		}
+	}
+	return 0;
+}

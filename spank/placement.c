@@ -1,0 +1,142 @@
+/*
+ * placement.c - read treematch-helper's answer.  The helper ran as the
+ * job's user, who could have tampered with it, so its output is checked
+ * like any user input before anything is bound: the right ranks in the
+ * right order, each on CPUs the step owns.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hwloc.h>
+#include <jansson.h>
+
+#include "placement.h"
+
+void placement_free(placement *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		if (p->cpus)
+			free(p->cpus[i]);
+		if (p->cores)
+			free(p->cores[i]);
+	}
+	free(p->cpus);
+	free(p->cores);
+	memset(p, 0, sizeof(*p));
+}
+
+static char *cores_text(json_t *cores)
+{
+	char buf[256] = "";
+	size_t len = 0, i;
+	json_t *c;
+
+	json_array_foreach(cores, i, c) {
+		if (!json_is_integer(c) || len + 24 >= sizeof(buf))
+			break;
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%lld",
+					i ? "," : "", (long long)json_integer_value(c));
+	}
+	return strdup(buf);
+}
+
+static int check_entry(json_t *item, int i, uint32_t rank,
+		       hwloc_const_bitmap_t allowed, hwloc_bitmap_t set,
+		       placement *p, char *why, size_t whylen)
+{
+	json_t *r = json_object_get(item, "rank");
+	json_t *cpus = json_object_get(item, "cpus");
+
+	if (!json_is_integer(r) || json_integer_value(r) != (json_int_t)rank) {
+		snprintf(why, whylen, "the helper's placement[%d] is not rank %u",
+			 i, rank);
+		return -1;
+	}
+	if (!json_is_string(cpus) ||
+	    hwloc_bitmap_list_sscanf(set, json_string_value(cpus)) < 0 ||
+	    hwloc_bitmap_iszero(set)) {
+		snprintf(why, whylen, "the helper gave rank %u no valid CPU list",
+			 rank);
+		return -1;
+	}
+	if (allowed && !hwloc_bitmap_isincluded(set, allowed)) {
+		snprintf(why, whylen, "the helper placed rank %u outside the "
+			 "step's CPUs", rank);
+		return -1;
+	}
+	p->cpus[i] = strdup(json_string_value(cpus));
+	p->cores[i] = cores_text(json_object_get(item, "cores"));
+	if (!p->cpus[i] || !p->cores[i]) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static void read_costs(json_t *root, placement *p)
+{
+	json_t *cost = json_object_get(root, "cost"), *v;
+	const char *name;
+
+	json_object_foreach(cost, name, v) {
+		if (p->ncosts == PLACEMENT_MAX_COSTS || !json_is_number(v))
+			break;
+		snprintf(p->cost_name[p->ncosts], sizeof(p->cost_name[0]), "%s",
+			 name);
+		p->cost[p->ncosts++] = json_number_value(v);
+	}
+}
+
+int placement_parse(const char *text, size_t len, int n,
+		    const uint32_t *ranks, const char *allowed, placement *p,
+		    char *why, size_t whylen)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	hwloc_bitmap_t allowed_set = NULL, set = hwloc_bitmap_alloc();
+	int rc = -1;
+
+	memset(p, 0, sizeof(*p));
+	p->cpus = calloc((size_t)n + 1, sizeof(char *));
+	p->cores = calloc((size_t)n + 1, sizeof(char *));
+	p->n = n;
+	if (!p->cpus || !p->cores || !set) {
+		snprintf(why, whylen, "out of memory");
+		goto out;
+	}
+	if (!root) {
+		snprintf(why, whylen, "the helper's output is not JSON (%s)",
+			 jerr.text);
+		goto out;
+	}
+	if (allowed) {
+		allowed_set = hwloc_bitmap_alloc();
+		if (!allowed_set ||
+		    hwloc_bitmap_list_sscanf(allowed_set, allowed) < 0) {
+			snprintf(why, whylen, "bad CPU list %s", allowed);
+			goto out;
+		}
+	}
+	json_t *list = json_object_get(root, "placement");
+	if (!json_is_array(list) || json_array_size(list) != (size_t)n) {
+		snprintf(why, whylen, "the helper placed %zu ranks, expected %d",
+			 json_is_array(list) ? json_array_size(list) : 0, n);
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		if (check_entry(json_array_get(list, (size_t)i), i, ranks[i],
+				allowed_set, set, p, why, whylen) < 0)
+			goto out;
+	read_costs(root, p);
+	rc = 0;
+out:
+	json_decref(root);
+	hwloc_bitmap_free(set);
+	hwloc_bitmap_free(allowed_set);
+	if (rc < 0)
+		placement_free(p);
+	return rc;
+}

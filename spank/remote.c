@@ -1,0 +1,346 @@
+/*
+ * remote.c - slurmstepd, user_init, once per node and step (as root,
+ * before any task exists): find this node's ranks and CPUs, run the helper
+ * for them as the job's user, and keep each task's CPUs for task.c.
+ *
+ * Ranks on different nodes cost the same wherever they sit on their nodes,
+ * so the job's best placement is the union of each node's: one helper run
+ * per node, nothing crosses the network.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <slurm/slurm.h>
+
+#include "helper_run.h"
+#include "placement.h"
+#include "step_cpus.h"
+#include "tm_spank.h"
+
+enum { CPULIST_MAX = 8192 };
+
+typedef struct step_info {
+	uint32_t jobid, stepid, ntasks, nlocal, cpus_per_task;
+	uint32_t *ranks;          /* global rank of each local task */
+	uid_t uid;
+	gid_t gid;
+	gid_t *gids;
+	int ngids;
+	char node[64];
+	char matrix[PATH_TEXT_MAX];
+	char topology[TEXT_MAX];  /* "" = this machine */
+	int report;
+	char cpus[CPULIST_MAX];   /* the step's OS CPUs here */
+	int pus_per_core;
+} step_info;
+
+static int job_env(spank_t sp, const char *name, char *buf, int len)
+{
+	return spank_getenv(sp, name, buf, len) == ESPANK_SUCCESS ? 0 : -1;
+}
+
+/* The node's Slurm name: several slurmds on one host (and the tests) share
+ * a host name.  The job's environment gets SLURMD_NODENAME only for the
+ * tasks, but slurmstepd inherits it from slurmd when slurmd has it. */
+static void node_name(spank_t sp, char *buf, int len)
+{
+	const char *own = getenv("SLURMD_NODENAME");
+
+	if (job_env(sp, "SLURMD_NODENAME", buf, len) == 0)
+		return;
+	if (own) {
+		snprintf(buf, (size_t)len, "%s", own);
+		return;
+	}
+	if (gethostname(buf, (size_t)len) < 0 || !buf[0])
+		snprintf(buf, (size_t)len, "?");
+	buf[len - 1] = '\0';
+}
+
+static int read_step(spank_t sp, step_info *s, char *why, size_t wl)
+{
+	if (spank_get_item(sp, S_JOB_ID, &s->jobid) ||
+	    spank_get_item(sp, S_JOB_STEPID, &s->stepid) ||
+	    spank_get_item(sp, S_JOB_TOTAL_TASK_COUNT, &s->ntasks) ||
+	    spank_get_item(sp, S_JOB_LOCAL_TASK_COUNT, &s->nlocal) ||
+	    spank_get_item(sp, S_JOB_UID, &s->uid) ||
+	    spank_get_item(sp, S_JOB_GID, &s->gid) ||
+	    spank_get_item(sp, S_JOB_SUPPLEMENTARY_GIDS, &s->gids, &s->ngids)) {
+		snprintf(why, wl, "Slurm did not give the step's layout");
+		return -1;
+	}
+	if (spank_get_item(sp, S_STEP_CPUS_PER_TASK, &s->cpus_per_task) ||
+	    s->cpus_per_task == 0)
+		s->cpus_per_task = 1;
+	s->ranks = calloc((size_t)s->nlocal + 1, sizeof(uint32_t));
+	if (!s->ranks) {
+		snprintf(why, wl, "out of memory");
+		return -1;
+	}
+	for (uint32_t i = 0; i < s->nlocal; i++) {
+		if (spank_get_item(sp, S_JOB_LOCAL_TO_GLOBAL_ID, i, &s->ranks[i])) {
+			snprintf(why, wl, "Slurm did not give task %u's rank", i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* "0,1,5" for --ranks, in local task order. */
+static char *rank_list(const step_info *s)
+{
+	size_t size = (size_t)s->nlocal * 11 + 1, len = 0;
+	char *buf = malloc(size);
+
+	if (!buf)
+		return NULL;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < s->nlocal; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%u",
+					i ? "," : "", s->ranks[i]);
+	return buf;
+}
+
+/* What the helper said went wrong, as one clean line. */
+static void helper_problem(const helper_result *res, const site_config *cfg,
+			   char *why, size_t wl)
+{
+	char line[TEXT_MAX] = "";
+	static const char prefix[] = "treematch-helper: ";
+
+	if (res->err) {
+		size_t n = strcspn(res->err, "\n");
+		const char *start = res->err;
+		if (!strncmp(start, prefix, sizeof(prefix) - 1)) {
+			start += sizeof(prefix) - 1;
+			n -= sizeof(prefix) - 1;
+		}
+		text_clean(line, sizeof(line), start, n);
+	}
+	if (res->timed_out)
+		snprintf(why, wl, "treematch-helper took more than %d s "
+			 "(timeout)", cfg->timeout);
+	else if (res->too_much)
+		snprintf(why, wl, "treematch-helper printed too much");
+	else if (res->signal)
+		snprintf(why, wl, "treematch-helper crashed (signal %d)",
+			 res->signal);
+	else if (res->exit_code == 2)
+		snprintf(why, wl, "treematch-helper rejected its arguments: %s",
+			 line);
+	else if (line[0])
+		snprintf(why, wl, "%s", line);
+	else
+		snprintf(why, wl, "treematch-helper failed (exit status %d)",
+			 res->exit_code);
+}
+
+static int run_helper(const site_config *cfg, step_info *s, placement *pl,
+		      char *why, size_t wl)
+{
+	char ntasks[16], cpt[16], *ranks = rank_list(s);
+	const char *topology = s->topology[0] ? s->topology : "this";
+	char *argv[24];
+	int a = 0;
+	helper_result res;
+
+	if (!ranks) {
+		snprintf(why, wl, "out of memory");
+		return -1;
+	}
+	/* Slurm counts CPUs per task; a core has pus_per_core of them. */
+	uint32_t leaves = s->cpus_per_task;
+	if (!cfg->bind_pu && !s->topology[0] && s->pus_per_core > 1)
+		leaves = (leaves + (uint32_t)s->pus_per_core - 1) /
+			 (uint32_t)s->pus_per_core;
+	snprintf(ntasks, sizeof(ntasks), "%u", s->ntasks);
+	snprintf(cpt, sizeof(cpt), "%u", leaves);
+	argv[a++] = (char *)cfg->helper;
+	argv[a++] = "map";
+	argv[a++] = "--matrix";
+	argv[a++] = s->matrix;
+	argv[a++] = "--topology";
+	argv[a++] = (char *)topology;
+	if (!s->topology[0]) {
+		argv[a++] = "--restrict";
+		argv[a++] = s->cpus;
+	}
+	argv[a++] = "--ranks";
+	argv[a++] = ranks;
+	argv[a++] = "--ntasks";
+	argv[a++] = ntasks;
+	argv[a++] = "--cpus-per-task";
+	argv[a++] = cpt;
+	argv[a++] = "--bind";
+	argv[a++] = cfg->bind_pu ? "pu" : "core";
+	argv[a++] = "--format";
+	argv[a++] = "json";
+	argv[a] = NULL;
+
+	helper_job job = { cfg->helper, argv, s->uid, s->gid, s->gids, s->ngids,
+			   cfg->timeout, 65536 + (size_t)s->nlocal * 512, 65536 };
+	int rc = helper_run(&job, &res, why, wl);
+	free(ranks);
+	if (rc < 0)
+		return -1;
+	if (!res.exited || res.exit_code != 0) {
+		helper_problem(&res, cfg, why, wl);
+		helper_result_free(&res);
+		return -1;
+	}
+	rc = placement_parse(res.out ? res.out : "", res.out_len, (int)s->nlocal,
+			     s->ranks, s->topology[0] ? NULL : s->cpus, pl, why,
+			     wl);
+	helper_result_free(&res);
+	return rc;
+}
+
+/* The report, printed once per node on the job's stderr by task 0. */
+static char *report_text(const step_info *s, const placement *pl)
+{
+	size_t size = 512 + (size_t)s->nlocal * 128, len = 0;
+	char *buf = malloc(size);
+
+	if (!buf)
+		return NULL;
+	len += (size_t)snprintf(buf + len, size - len,
+		PLUGIN ": %s: %u task%s of step %u.%u placed on %s%s\n",
+		s->node, s->nlocal, s->nlocal == 1 ? "" : "s", s->jobid,
+		s->stepid, s->topology[0] ? s->topology : "CPUs ",
+		s->topology[0] ? " (dry run, not bound)" : s->cpus);
+	for (uint32_t i = 0; i < s->nlocal && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len,
+			PLUGIN ": %s:   rank %u -> CPUs %s (core%s %s)\n",
+			s->node, s->ranks[i], pl->cpus[i],
+			strchr(pl->cores[i], ',') ? "s" : "", pl->cores[i]);
+	if (pl->ncosts > 0 && len < size) {
+		len += (size_t)snprintf(buf + len, size - len,
+					PLUGIN ": %s: cost %s %.6g", s->node,
+					pl->cost_name[0], pl->cost[0]);
+		for (int c = 1; c < pl->ncosts && len < size; c++)
+			len += (size_t)snprintf(buf + len, size - len,
+				", %s %.6g (x%.2f)", pl->cost_name[c], pl->cost[c],
+				pl->cost[0] > 0 ? pl->cost[c] / pl->cost[0] : 1.0);
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "\n");
+	}
+	return buf;
+}
+
+static int step_is_placed(uint32_t stepid)
+{
+	/* batch scripts, the extern step and interactive shells are not MPI
+	 * ranks: Slurm runs them exactly as it would without the plugin */
+	return stepid != SLURM_BATCH_SCRIPT && stepid != SLURM_EXTERN_CONT &&
+	       stepid != SLURM_INTERACTIVE_STEP;
+}
+
+static void fail_or_warn(const site_config *cfg, node_plan *plan,
+			 const char *node, const char *why)
+{
+	snprintf(plan->status, sizeof(plan->status), "fallback: %s", why);
+	size_t len = strlen(why) + strlen(node) + 128;
+	plan->message = malloc(len);
+	if (cfg->fail) {
+		plan->refuse = 1;
+		slurm_error(PLUGIN ": %s: %s; the step does not start", node, why);
+		if (plan->message)
+			snprintf(plan->message, len, PLUGIN ": error: %s: %s; the "
+				 "step does not start (on_error=fail)", node, why);
+	} else {
+		slurm_info(PLUGIN ": %s: %s; tasks keep Slurm's binding", node,
+			   why);
+		if (plan->message)
+			snprintf(plan->message, len, PLUGIN ": warning: %s: %s; "
+				 "tasks keep Slurm's binding", node, why);
+	}
+}
+
+int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
+{
+	step_info s = { 0 };
+	placement pl = { 0 };
+	char why[TEXT_MAX] = "", env[TEXT_MAX];
+	uint32_t stepid = 0;
+
+	memset(plan, 0, sizeof(*plan));
+	if (spank_get_item(sp, S_JOB_STEPID, &stepid) || !step_is_placed(stepid))
+		return 0;
+	/* srun already said why on the user's terminal: only the status. */
+	if (job_env(sp, ENV_ABORT, env, sizeof(env)) == 0) {
+		plan->active = plan->refuse = 1;
+		text_clean(why, sizeof(why), env, sizeof(env));
+		snprintf(plan->status, sizeof(plan->status), "fallback: %s", why);
+		return 0;
+	}
+	if (job_env(sp, ENV_FALLBACK, env, sizeof(env)) == 0) {
+		plan->active = 1;
+		text_clean(why, sizeof(why), env, sizeof(env));
+		snprintf(plan->status, sizeof(plan->status), "fallback: %s", why);
+		return 0;
+	}
+	if (job_env(sp, ENV_MATRIX, s.matrix, sizeof(s.matrix)) < 0)
+		return 0; /* no matrix: the step is Slurm's alone */
+	plan->active = 1;
+	node_name(sp, s.node, sizeof(s.node));
+
+	if (cfg->error[0]) {
+		snprintf(why, sizeof(why), "the plugin is disabled: %.900s", cfg->error);
+		goto failed;
+	}
+	if (read_step(sp, &s, why, sizeof(why)) < 0)
+		goto failed;
+	if (s.matrix[0] != '/') {
+		snprintf(why, sizeof(why), "%.512s: expected an absolute path",
+			 s.matrix);
+		goto failed;
+	}
+	if (cfg->topology[0])
+		snprintf(s.topology, sizeof(s.topology), "%s", cfg->topology);
+	else if (job_env(sp, ENV_TOPOLOGY, env, sizeof(env)) == 0)
+		snprintf(s.topology, sizeof(s.topology), "%s", env);
+	plan->dry_run = s.topology[0] != '\0';
+	s.report = cfg->report || (job_env(sp, ENV_REPORT, env, sizeof(env)) == 0 &&
+				   !strcmp(env, "yes"));
+	if (!plan->dry_run) {
+		char *abstract = NULL;
+		if (spank_get_item(sp, S_STEP_ALLOC_CORES, &abstract) ||
+		    step_cpus(abstract, s.cpus, sizeof(s.cpus), &s.pus_per_core,
+			      why, sizeof(why)) < 0)
+			goto failed;
+	}
+	if (run_helper(cfg, &s, &pl, why, sizeof(why)) < 0)
+		goto failed;
+
+	if (s.report)
+		plan->message = report_text(&s, &pl);
+	plan->ntasks = (int)s.nlocal;
+	plan->cpus = pl.cpus; /* taken over: the tasks read them */
+	pl.cpus = NULL;
+	snprintf(plan->status, sizeof(plan->status), "%s",
+		 plan->dry_run ? "dry-run" : "applied");
+	slurm_info(PLUGIN ": %s: step %u.%u: %u tasks placed (%s)", s.node,
+		   s.jobid, s.stepid, s.nlocal, plan->status);
+	placement_free(&pl);
+	free(s.ranks);
+	return 0;
+failed:
+	fail_or_warn(cfg, plan, s.node, why);
+	placement_free(&pl);
+	free(s.ranks);
+	return 0;
+}
+
+void node_plan_free(node_plan *plan)
+{
+	if (plan->cpus)
+		for (int i = 0; i < plan->ntasks; i++)
+			free(plan->cpus[i]);
+	free(plan->cpus);
+	free(plan->message);
+	memset(plan, 0, sizeof(*plan));
+}

@@ -1,0 +1,92 @@
+/*
+ * task.c - each task, in task_init: the task's own process, as the user,
+ * just before exec.  Slurm's task/affinity sets its mask after
+ * task_init_privileged and before task_init, so this is the first moment
+ * a mask set by the plugin is not overwritten.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <hwloc.h>
+
+#include "tm_spank.h"
+
+static int bind_to(const char *list, char *why, size_t wl)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	int rc = -1;
+
+	if (!set || hwloc_bitmap_list_sscanf(set, list) < 0 ||
+	    hwloc_bitmap_last(set) < 0) {
+		snprintf(why, wl, "bad CPU list %s", list);
+		hwloc_bitmap_free(set);
+		return -1;
+	}
+	int ncpus = hwloc_bitmap_last(set) + 1;
+	cpu_set_t *mask = CPU_ALLOC((size_t)ncpus);
+	size_t size = CPU_ALLOC_SIZE((size_t)ncpus);
+	if (mask) {
+		unsigned cpu;
+		CPU_ZERO_S(size, mask);
+		hwloc_bitmap_foreach_begin(cpu, set) {
+			CPU_SET_S(cpu, size, mask);
+		} hwloc_bitmap_foreach_end();
+		rc = sched_setaffinity(0, size, mask);
+		if (rc < 0)
+			snprintf(why, wl, "cannot bind to CPUs %s: %s", list,
+				 strerror(errno));
+		CPU_FREE(mask);
+	} else {
+		snprintf(why, wl, "out of memory");
+	}
+	hwloc_bitmap_free(set);
+	return rc;
+}
+
+/* on_error=fail: the application must not run.  Returning an error is
+ * enough when the plugin is "required" in plugstack.conf; when it is
+ * "optional" Slurm ignores plugin errors by design and would exec the
+ * task anyway, so the task process ends here, before exec.  This is the
+ * task's own process, never slurmstepd's. */
+static void refuse_to_start(void)
+{
+	_exit(1);
+}
+
+int task_apply(spank_t sp, const node_plan *plan)
+{
+	int id = 0;
+	char status[TEXT_MAX + 64], why[TEXT_MAX] = "";
+
+	if (!plan->active)
+		return 0;
+	if (spank_get_item(sp, S_TASK_ID, &id) != ESPANK_SUCCESS)
+		id = -1;
+	if (id == 0 && plan->message) {
+		size_t len = strlen(plan->message);
+		if (len && plan->message[len - 1] == '\n')
+			len--; /* say() adds the newline */
+		say("%.*s", (int)len, plan->message);
+	}
+	if (plan->refuse)
+		refuse_to_start();
+
+	snprintf(status, sizeof(status), "%s", plan->status);
+	const char *cpus = plan->cpus && id >= 0 && id < plan->ntasks
+			   ? plan->cpus[id] : NULL;
+	if (cpus && !plan->dry_run && bind_to(cpus, why, sizeof(why)) < 0) {
+		snprintf(status, sizeof(status), "fallback: %s", why);
+		say(PLUGIN ": %s: task %d: %s", plan->cpus ? "error" : "warning",
+		    id, why);
+		cpus = NULL;
+	}
+	if (cpus)
+		spank_setenv(sp, ENV_CPUS, cpus, 1);
+	spank_setenv(sp, ENV_STATUS, status, 1);
+	return 0;
+}

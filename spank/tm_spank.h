@@ -1,0 +1,95 @@
+/*
+ * tm_spank.h - the parts of the treematch SPANK plugin and what they share.
+ *
+ * Where things run (see doc/plugin.md and FINDINGS in the design notes):
+ *   srun, sbatch, salloc (as the user): options, then local.c checks the
+ *     matrix file and tells the nodes which one to use through the job's
+ *     environment (SLURM_TREEMATCH_*, which survives --export=NONE);
+ *   slurmstepd, user_init (as root, once per node and step): remote.c runs
+ *     treematch-helper as the job's user (helper_run.c) for this node's
+ *     ranks and keeps each task's CPUs;
+ *   each task, task_init (as the user, after Slurm's own binding): task.c
+ *     binds it and exports SLURM_TREEMATCH_CPUS / SLURM_TREEMATCH_STATUS.
+ */
+#ifndef TM_SPANK_H
+#define TM_SPANK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <slurm/spank.h>
+
+#define PLUGIN "treematch"
+
+/* Variables of the job's environment through which srun/sbatch talk to
+ * the nodes.  SLURM_* names survive --export=NONE. */
+#define ENV_MATRIX      "SLURM_TREEMATCH_MATRIX"      /* absolute path */
+#define ENV_MATRIX_ARG  "SLURM_TREEMATCH_MATRIX_ARG"  /* as sbatch saw it */
+#define ENV_FALLBACK    "SLURM_TREEMATCH_FALLBACK"    /* why not placed */
+#define ENV_ABORT       "SLURM_TREEMATCH_ABORT"       /* on_error=fail */
+#define ENV_REPORT      "SLURM_TREEMATCH_REPORT"      /* "yes" */
+#define ENV_TOPOLOGY    "SLURM_TREEMATCH_TOPOLOGY"    /* dry-run topology */
+/* What each task gets. */
+#define ENV_CPUS        "SLURM_TREEMATCH_CPUS"
+#define ENV_STATUS      "SLURM_TREEMATCH_STATUS"
+
+enum { TEXT_MAX = 1024, PATH_TEXT_MAX = 4096 };
+
+/* ---- site configuration: the arguments on the plugstack.conf line --- */
+typedef struct site_config {
+	char helper[PATH_TEXT_MAX];     /* helper=PATH */
+	int fail;                       /* on_error=fail (else warn) */
+	int timeout;                    /* timeout=SECONDS */
+	int bind_pu;                    /* bind=pu (else core) */
+	int report;                     /* report=yes */
+	char matrix_dir[PATH_TEXT_MAX]; /* matrix_dir=DIR, "" if none */
+	int auto_matrix;                /* auto=yes */
+	char topology[TEXT_MAX];        /* topology=..., "" = the real one */
+	long long max_size;             /* max_size=BYTES of a matrix file */
+	char error[TEXT_MAX];           /* why the line is invalid, "" if ok */
+} site_config;
+
+/* Parse av[0..ac-1]; on a bad argument the defaults stay, cfg->error
+ * says what is wrong and the plugin does nothing but say so. */
+void config_parse(site_config *cfg, int ac, char **av);
+
+/* ---- the user's options (options.c) ------------------------------- */
+typedef struct user_options {
+	char *matrix;    /* --comm-matrix=FILE, NULL if not given */
+	int report;      /* --comm-matrix-report */
+	char *topology;  /* --comm-matrix-topology=TOPO */
+} user_options;
+
+extern user_options user_opt;
+int options_register(spank_t sp);
+
+/* ---- srun / sbatch / salloc (local.c) ----------------------------- */
+int local_check_options(const site_config *cfg);         /* init_post_opt */
+int local_prepare_step(spank_t sp, const site_config *cfg); /* local_user_init */
+
+/* ---- slurmstepd (remote.c) ---------------------------------------- */
+typedef struct node_plan {
+	int active;        /* this step asked for a placement */
+	int refuse;        /* on_error=fail and it failed: tasks must not run */
+	int dry_run;       /* computed on another topology: do not bind */
+	int ntasks;        /* tasks on this node */
+	char **cpus;       /* per local task id: its CPU list, or NULL */
+	char status[TEXT_MAX];
+	char *message;     /* printed once on the job's stderr, or NULL */
+} node_plan;
+
+int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan);
+void node_plan_free(node_plan *plan);
+
+/* ---- each task (task.c) ------------------------------------------- */
+int task_apply(spank_t sp, const node_plan *plan);
+
+/* ---- small helpers (text.c) --------------------------------------- */
+/* Copy at most size-1 bytes of src, turning control characters into '?':
+ * texts from users and from the helper go into logs and terminals. */
+void text_clean(char *dst, size_t size, const char *src, size_t len);
+/* One-line messages on the user's terminal (srun/sbatch) or, from a task,
+ * on the job's stderr; never suppressed by srun -Q. */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* TM_SPANK_H */
