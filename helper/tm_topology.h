@@ -6,6 +6,8 @@
  *   "xml:PATH"          an hwloc XML export (lstopo --of xml)
  *   "synthetic:DESC"    an hwloc synthetic description, e.g.
  *                       "synthetic:pack:2 l2:3 core:2 pu:1"
+ *   "tree:A,B,..."      an abstract regular tree: the root has A children,
+ *                       each of those B, ...; leaf l is "CPU" l (no hwloc)
  * Every hwloc level that has structure (Group, Package, Die, L3, L2, Core...;
  * NUMA nodes show through the object they hang from) becomes a tree level;
  * levels in which every node has a single child are dropped.  A restriction

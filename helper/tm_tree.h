@@ -90,6 +90,12 @@ tm_tree *tm_tree_group_leaves(const tm_tree *t, int per_slot, tm_error *err);
  * of the old leaves costs 0 and is 0 hops.  n <= nleaves gives a copy. */
 tm_tree *tm_tree_oversubscribe(const tm_tree *t, int n, tm_error *err);
 
+/* The tree of the leaves l with keep[l] set (and their ancestors): what a
+ * partially allocated node looks like.  Costs and names are carried over;
+ * levels left with one child everywhere are not pruned here. */
+tm_tree *tm_tree_keep_leaves(const tm_tree *t, const char *keep,
+			     tm_error *err);
+
 tm_tree *tm_tree_copy(const tm_tree *t, tm_error *err);
 void tm_tree_free(tm_tree *t);
 

@@ -16,7 +16,7 @@
 
 #include <hwloc.h>
 
-#include "tm_topology.h"
+#include "topology_internal.h"
 
 /* ------------------------------------------------------------------ */
 /* Opening the topology a spec names                                    */
@@ -60,8 +60,9 @@ static tm_status open_topology(const char *spec, hwloc_topology_t *out,
 
 	if (!is_xml && !is_synthetic && strcmp(spec, "this") != 0)
 		return tm_error_set(err, TM_ERR_USAGE,
-				    "%s: expected this, xml:PATH or "
-				    "synthetic:DESCRIPTION", spec);
+				    "%s: expected this, xml:PATH, "
+				    "synthetic:DESCRIPTION or tree:ARITIES",
+				    spec);
 	if (hwloc_topology_init(&topo) != 0)
 		return tm_error_nomem(err);
 	/* Disallowed PUs stay in the tree so that logical indices are the
@@ -397,8 +398,12 @@ tm_status tm_topology_load(const char *spec, const char *restrict_cpus,
 	*out = NULL;
 	if (!err)
 		err = &ignored; /* the steps below read back the status */
-	if (!spec)
-		spec = "";
+	if (!spec || !*spec)
+		return tm_error_set(err, TM_ERR_TOPOLOGY, "no topology given: "
+				    "expected this, xml:PATH, "
+				    "synthetic:DESCRIPTION or tree:ARITIES");
+	if (strncmp(spec, "tree:", 5) == 0)
+		return tm_topology_abstract(spec, restrict_cpus, out, err);
 	status = open_topology(spec, &topo, err);
 	if (status != TM_OK)
 		return status;

@@ -607,3 +607,66 @@ out:
 	free(extra);
 	return o;
 }
+
+/* ------------------------------------------------------------------ */
+/* keep_leaves                                                          */
+
+/* A node stays when a kept leaf is below it; the nodes that stay keep
+ * their order, so the new parents follow from an old-to-new numbering. */
+tm_tree *tm_tree_keep_leaves(const tm_tree *t, const char *keep, tm_error *err)
+{
+	char *stays = calloc((size_t)t->nnodes, 1);
+	int *renumber = malloc(sizeof(int) * (size_t)t->nnodes);
+	int *level_size = calloc((size_t)t->depth + 1, sizeof(int));
+	int *parent = malloc(sizeof(int) * (size_t)t->nnodes);
+	tm_tree *k = NULL;
+	int n = 0;
+
+	if (!stays || !renumber || !level_size || !parent) {
+		tm_error_nomem(err);
+		goto out;
+	}
+	for (int l = 0; l < t->nleaves; l++)
+		for (int v = t->level_start[t->depth] + l; keep[l] && v >= 0 &&
+		     !stays[v]; v = t->parent[v])
+			stays[v] = 1;
+	if (!stays[0]) {
+		tm_error_set(err, TM_ERR_TOPOLOGY, "no leaf left to place on");
+		goto out;
+	}
+	for (int d = 0; d <= t->depth; d++)
+		for (int v = t->level_start[d]; v < t->level_start[d + 1]; v++) {
+			if (!stays[v])
+				continue;
+			renumber[v] = n;
+			parent[n++] = v ? renumber[t->parent[v]] : -1;
+			level_size[d]++;
+		}
+	k = tm_tree_build(t->depth, level_size, parent, err);
+	if (!k)
+		goto out;
+	for (int d = 0; d <= t->depth; d++) {
+		k->level_cost[d] = t->level_cost[d];
+		k->level_hops[d] = t->level_hops[d];
+		if (set_level_name(k, d, t->level_name[d]) != TM_OK)
+			goto nomem;
+	}
+	for (int l = 0, kl = 0; l < t->nleaves; l++) {
+		const tm_leaf *from = &t->leaf[l];
+
+		if (keep[l] && set_leaf(&k->leaf[kl++], from->pus, from->npus,
+					from->cores, from->ncores) != TM_OK)
+			goto nomem;
+	}
+	goto out;
+nomem:
+	tm_tree_free(k);
+	k = NULL;
+	tm_error_nomem(err);
+out:
+	free(stays);
+	free(renumber);
+	free(level_size);
+	free(parent);
+	return k;
+}

@@ -302,7 +302,7 @@ static void test_errors(void)
 		 "%s: cannot load: not an hwloc XML topology", path);
 	expect_error(path, NULL, TM_ERR_TOPOLOGY, want);
 	expect_error("what", NULL, TM_ERR_USAGE,
-		     "what: expected this, xml:PATH or synthetic:DESCRIPTION");
+		     "what: expected this, xml:PATH, synthetic:DESCRIPTION or tree:ARITIES");
 	expect_error("synthetic:core:4", "8-15", TM_ERR_TOPOLOGY,
 		     "--restrict 8-15: no such CPUs in topology "
 		     "synthetic:core:4 (0-3)");

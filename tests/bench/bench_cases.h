@@ -1,0 +1,30 @@
+/*
+ * bench_cases.h - the communication patterns and machines of the mapping
+ * benchmark (bench_quality.c).  Every case is generated from fixed seeds,
+ * so every run measures the same inputs.
+ */
+#ifndef TM_BENCH_CASES_H
+#define TM_BENCH_CASES_H
+
+#include <stddef.h>
+
+enum { BENCH_MAX_DEPTH = 8 };
+
+typedef struct bench_case {
+	char name[48];
+	char pattern[24];
+	int n;                          /* ranks */
+	int depth;                      /* the tree: arities, root first */
+	int arity[BENCH_MAX_DEPTH];
+	size_t count, cap;              /* directed entries (i, j, w) */
+	int *i, *j;
+	double *w;                      /* integers, for Scotch */
+	int *planted;                   /* leaf of each rank in a known
+					 * optimum, or NULL */
+} bench_case;
+
+/* All cases, or those whose name contains filter; returns the count. */
+int bench_cases(const char *filter, bench_case **out);
+void bench_case_free(bench_case *c);
+
+#endif /* TM_BENCH_CASES_H */

@@ -1,0 +1,292 @@
+/*
+ * bench_quality.c - how good and how fast treematch-helper's placements are
+ * against what a user would pick instead, on the same inputs, in one run.
+ *
+ *   bench_quality [FILTER]     (make bench; FILTER: part of a case name)
+ *
+ * For every case (bench_cases.c) it runs, as separate processes and on the
+ * same files, treematch-helper (--topology tree:..., the machine as an
+ * abstract tree) and Scotch's scotch_gmap (the same tree as a "tleaf"
+ * target, the matrix as a graph), and in this process the packed,
+ * round-robin and MPIPP.1 baselines; every placement is priced with the
+ * same tree cost (tenfold per level).  It prints one table: the costs, the
+ * ratio of the helper to the best peer (Scotch; the planted optimum on
+ * hierarchical cases), and the wall times of both programs (best of 3).
+ * TopoMatch cannot be fetched here, so it is not a column.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "bench_cases.h"
+#include "tm_cost.h"
+#include "tm_map.h"
+#include "tm_matrix.h"
+#include "tm_tree.h"
+
+extern char **environ;
+
+enum { RUNS = 3, MPIPP_MAX_RANKS = 1024 };
+
+static const char *tmpdir;
+static const char *helper;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Run argv with stdout to `out`; best wall time of RUNS, or -1. */
+static double run_timed(char *const argv[], const char *out)
+{
+	double best = -1;
+
+	for (int r = 0; r < RUNS; r++) {
+		posix_spawn_file_actions_t fa;
+		pid_t pid;
+		int status;
+
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_addopen(&fa, 1, out,
+						 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		double t0 = now();
+		if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
+			posix_spawn_file_actions_destroy(&fa);
+			return -1;
+		}
+		waitpid(pid, &status, 0);
+		double t = now() - t0;
+		posix_spawn_file_actions_destroy(&fa);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			return -1;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	return best;
+}
+
+static void tree_spec(const bench_case *c, char *buf, size_t size)
+{
+	int len = snprintf(buf, size, "tree:");
+	for (int d = 0; d < c->depth; d++)
+		len += snprintf(buf + len, size - (size_t)len, "%s%d", d ? "," : "",
+				c->arity[d]);
+}
+
+static int write_files(const bench_case *c, const tm_matrix *m,
+		       const tm_tree *t)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/m.json", tmpdir);
+	if (!(f = fopen(path, "w")))
+		return -1;
+	fprintf(f, "{\"size\": %d, \"entries\": [", c->n);
+	for (size_t k = 0; k < c->count; k++)
+		fprintf(f, "%s[%d,%d,%.0f]", k ? "," : "", c->i[k], c->j[k], c->w[k]);
+	fprintf(f, "]}\n");
+	fclose(f);
+
+	/* Scotch graph: version; vertices, arcs; base 0, edge weights only */
+	snprintf(path, sizeof(path), "%s/m.grf", tmpdir);
+	if (!(f = fopen(path, "w")))
+		return -1;
+	fprintf(f, "0\n%d\t%lld\n0\t010\n", m->n, (long long)tm_matrix_nnz(m));
+	for (int v = 0; v < m->n; v++) {
+		fprintf(f, "%lld", (long long)(m->row_start[v + 1] - m->row_start[v]));
+		for (int64_t e = m->row_start[v]; e < m->row_start[v + 1]; e++)
+			fprintf(f, "\t%.0f %d", m->weight[e], m->col[e]);
+		fprintf(f, "\n");
+	}
+	fclose(f);
+
+	snprintf(path, sizeof(path), "%s/t.tgt", tmpdir);
+	if (!(f = fopen(path, "w")))
+		return -1;
+	fprintf(f, "tleaf %d", c->depth);
+	for (int d = 0; d < c->depth; d++)
+		fprintf(f, " %d %.0f", c->arity[d], t->level_cost[d]);
+	fprintf(f, "\n");
+	fclose(f);
+	return 0;
+}
+
+/* The helper's JSON: rank r on leaf "cpus" (a tree: leaf is its own CPU). */
+static int read_helper(const char *path, int n, int *leaf_of)
+{
+	json_error_t e;
+	json_t *root = json_load_file(path, 0, &e), *item;
+	json_t *list = json_object_get(root, "placement");
+	size_t k;
+	int got = 0;
+
+	json_array_foreach(list, k, item) {
+		int r = (int)json_integer_value(json_object_get(item, "rank"));
+		const char *cpus = json_string_value(json_object_get(item, "cpus"));
+		if (r >= 0 && r < n && cpus) {
+			leaf_of[r] = atoi(cpus);
+			got++;
+		}
+	}
+	json_decref(root);
+	return got == n ? 0 : -1;
+}
+
+/* Scotch's map file: a count, then "vertex domain" lines. */
+static int read_scotch(const char *path, int n, int *leaf_of)
+{
+	FILE *f = fopen(path, "r");
+	int count = 0, got = 0, v, d;
+
+	if (!f || fscanf(f, "%d", &count) != 1) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	while (fscanf(f, "%d %d", &v, &d) == 2)
+		if (v >= 0 && v < n) {
+			leaf_of[v] = d;
+			got++;
+		}
+	fclose(f);
+	return got == n ? 0 : -1;
+}
+
+static double cost_of(tm_algorithm a, const tm_tree *t, const tm_matrix *m,
+		      int *leaf_of)
+{
+	if (tm_map(a, t, m, leaf_of, NULL) != TM_OK)
+		return NAN;
+	return tm_cost_tree(t, m, leaf_of);
+}
+
+typedef struct totals {
+	int cases, beat_peer, below_baselines, baseline_cases, faster;
+	double worst_ratio;
+} totals;
+
+static void run_case(const bench_case *c, totals *tot)
+{
+	tm_matrix *m = NULL;
+	tm_tree *t = tm_tree_regular(c->depth, c->arity, NULL);
+	int *leaf_of = malloc(sizeof(int) * (size_t)c->n);
+	char spec[128], json_out[512], map_out[512], grf[512], tgt[512],
+	     matrix[512];
+
+	tm_matrix_from_entries(c->n, c->count, c->i, c->j, c->w, &m, NULL);
+	if (!m || !t || write_files(c, m, t) < 0) {
+		fprintf(stderr, "bench: cannot set up %s\n", c->name);
+		exit(1);
+	}
+	tree_spec(c, spec, sizeof(spec));
+	snprintf(matrix, sizeof(matrix), "%s/m.json", tmpdir);
+	snprintf(json_out, sizeof(json_out), "%s/helper.json", tmpdir);
+	snprintf(grf, sizeof(grf), "%s/m.grf", tmpdir);
+	snprintf(tgt, sizeof(tgt), "%s/t.tgt", tmpdir);
+	snprintf(map_out, sizeof(map_out), "%s/scotch.map", tmpdir);
+
+	char *helper_argv[] = { (char *)helper, "map", "--matrix", matrix,
+				"--topology", spec, "--format", "json", NULL };
+	double t_helper = run_timed(helper_argv, json_out);
+	double c_helper = t_helper >= 0 && read_helper(json_out, c->n, leaf_of) == 0
+			  ? tm_cost_tree(t, m, leaf_of) : NAN;
+
+	char *scotch_argv[] = { "scotch_gmap", grf, tgt, map_out, NULL };
+	double t_scotch = run_timed(scotch_argv, "/dev/null");
+	double c_scotch = t_scotch >= 0 && read_scotch(map_out, c->n, leaf_of) == 0
+			  ? tm_cost_tree(t, m, leaf_of) : NAN;
+
+	double c_packed = cost_of(TM_ALGO_PACKED, t, m, leaf_of);
+	double c_rr = cost_of(TM_ALGO_ROUND_ROBIN, t, m, leaf_of);
+	double c_mpipp = c->n <= MPIPP_MAX_RANKS
+			 ? cost_of(TM_ALGO_MPIPP1, t, m, leaf_of) : NAN;
+	double c_opt = c->planted ? tm_cost_tree(t, m, c->planted) : NAN;
+
+	double peer = c->planted ? c_opt : c_scotch;
+	double ratio = c_helper / peer;
+	printf("%-30s %5d %11.4g %11.4g %11.4g %11.4g %11.4g %11.4g %6.3f %7.3f %7.3f\n",
+	       c->name, c->n, c_helper, c_scotch, c_opt, c_packed, c_rr,
+	       c_mpipp, ratio, t_helper, t_scotch);
+	fflush(stdout);
+
+	tot->cases++;
+	if (c_helper <= peer * (1 + 1e-9))
+		tot->beat_peer++;
+	if (isfinite(ratio) && ratio > tot->worst_ratio)
+		tot->worst_ratio = ratio;
+	double baseline = fmin(c_packed, c_rr);
+	if (!isnan(c_mpipp))
+		baseline = fmin(baseline, c_mpipp);
+	double best_known = fmin(c_helper, isnan(c_opt) ? c_scotch : c_opt);
+	if (baseline > best_known * (1 + 1e-9)) { /* baselines not optimal */
+		tot->baseline_cases++;
+		if (c_helper < baseline)
+			tot->below_baselines++;
+	}
+	if (t_helper >= 0 && t_helper <= t_scotch)
+		tot->faster++;
+	free(leaf_of);
+	tm_matrix_free(m);
+	tm_tree_free(t);
+}
+
+int main(int argc, char **argv)
+{
+	char dir[] = "/tmp/tm-bench.XXXXXX";
+	bench_case *cases;
+	totals tot = { 0 };
+	const char *builddir = getenv("top_builddir");
+	char helper_path[1024];
+
+	snprintf(helper_path, sizeof(helper_path), "%s/helper/treematch-helper",
+		 builddir ? builddir : ".");
+	helper = helper_path;
+	if (access(helper, X_OK) < 0) {
+		fprintf(stderr, "bench: %s: %s (run from the build tree)\n", helper,
+			strerror(errno));
+		return 1;
+	}
+	tmpdir = mkdtemp(dir);
+	if (!tmpdir) {
+		perror("bench: mkdtemp");
+		return 1;
+	}
+	int n = bench_cases(argc > 1 ? argv[1] : NULL, &cases);
+	printf("%-30s %5s %11s %11s %11s %11s %11s %11s %6s %7s %7s\n", "case",
+	       "ranks", "treematch", "scotch", "optimum", "packed", "round-rob",
+	       "mpipp.1", "ratio", "t_tm", "t_scot");
+	for (int k = 0; k < n; k++) {
+		run_case(&cases[k], &tot);
+		bench_case_free(&cases[k]);
+	}
+	free(cases);
+	printf("\n%d cases: treematch <= best peer (Scotch, or the planted "
+	       "optimum) in %d, worst ratio %.3f;\n", tot.cases, tot.beat_peer,
+	       tot.worst_ratio);
+	printf("strictly below packed, round-robin and MPIPP.1 in %d of the %d "
+	       "cases where they are not optimal; no slower than Scotch in %d.\n",
+	       tot.below_baselines, tot.baseline_cases, tot.faster);
+	printf("(ratio: treematch / best peer; times: wall seconds of each "
+	       "program, best of %d; MPIPP.1 only up to %d ranks)\n", RUNS,
+	       MPIPP_MAX_RANKS);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "bench: could not remove %s\n", tmpdir);
+	return 0;
+}
