@@ -1,36 +1,90 @@
 /*
- * bisect.c - split a graph into two parts of exact sizes with a light cut.
+ * bisect.c - split a graph into two parts of exact sizes with a light cut,
+ * by multilevel bisection:
  *
- * Greedy graph growing: from a seed, the part grows one vertex at a time,
- * always by the vertex that adds the least to the cut; seeds are a few
- * deterministic peripheral vertices (the ends of breadth-first searches),
- * the heaviest vertex and vertex 0.  Each result is refined by
- * Fiduccia-Mattheyses passes: tentatively move vertices one by one to the
- * other side, best gain first, each at most once, alternating sides so the
- * sizes stay exact at every other step, then keep the best balanced prefix.
- * The lightest cut wins; ties go to the earlier seed.
+ *   coarsen: match each vertex with the unmatched neighbour it exchanges
+ *     most with (heavy-edge matching) and merge the pairs, again and again,
+ *     until the graph is small; vertex weights count the ranks merged;
+ *   cut the small graph: greedy graph growing from a few deterministic
+ *     peripheral seeds, each refined, the lightest kept;
+ *   uncoarsen: carry the cut back level by level, each time refined by
+ *     Fiduccia-Mattheyses passes (tentative moves, best gain first, each
+ *     vertex once per pass; the best prefix is kept) within a balance
+ *     tolerance of the heaviest vertex of that level, and at the last level
+ *     to the exact sizes.
+ *
+ * Coarse levels see the graph's large structure, which a single level of
+ * FM cannot move; the last levels fix the details.  Yet on regular grids,
+ * growing from a peripheral vertex of the graph itself gives the cleaner
+ * cut (the ball it grows is a compact block, which heavy-edge matching
+ * blurs), so that single-level cut is tried as well and the lighter cut
+ * wins.  Every choice breaks ties by vertex index: the same result on
+ * every run.
  */
 #include <config.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "heap.h"
 #include "map_internal.h"
 
-enum { MAX_FM_PASSES = 10 };
+enum {
+	COARSEST = 80,        /* stop coarsening at about this many vertices */
+	MAX_FM_PASSES = 8,
+	SEEDS = 4,            /* growing trials on the coarsest graph */
+	FEW_SEEDS_ABOVE = 20000, /* vertices: then 2 trials on the whole graph */
+};
 
-typedef struct bisection {
-	const tm_matrix *g;
-	int n, size_a;      /* vertices, and how many go to side 0 */
-	char *side;         /* 0 or 1 per vertex */
-	double *degree;     /* total weight of each vertex */
-	double *ext, *in;   /* weight to the other side / to its own side */
+/* A graph of one level: edges in a tm_matrix, ranks merged per vertex. */
+typedef struct level {
+	tm_matrix *g;      /* owned, except at level 0 */
+	int *vw;           /* vertex weights */
+	int *to_coarse;    /* vertex -> vertex of the next level */
+	int maxvw;         /* cap on merged weights */
+	int heaviest;      /* heaviest vertex here: the balance tolerance */
+} level;
+
+typedef struct work {
+	int n;
+	char *side;
+	double *degree, *ext, *in;
 	char *locked;
-	int *moves;
-	int *queue, *dist;  /* breadth-first search scratch */
+	int *moves, *queue, *dist;
 	tm_heap heap[2];
-} bisection;
+} work;
+
+static int work_alloc(work *w, int n)
+{
+	size_t m = (size_t)n + 1;
+
+	w->n = n;
+	w->side = malloc(m);
+	w->degree = malloc(sizeof(double) * m);
+	w->ext = malloc(sizeof(double) * m);
+	w->in = malloc(sizeof(double) * m);
+	w->locked = malloc(m);
+	w->moves = malloc(sizeof(int) * m);
+	w->queue = malloc(sizeof(int) * m);
+	w->dist = malloc(sizeof(int) * m);
+	return w->side && w->degree && w->ext && w->in && w->locked &&
+	       w->moves && w->queue && w->dist ? 0 : -1;
+}
+
+static void work_free(work *w)
+{
+	free(w->side);
+	free(w->degree);
+	free(w->ext);
+	free(w->in);
+	free(w->locked);
+	free(w->moves);
+	free(w->queue);
+	free(w->dist);
+	tm_heap_free(&w->heap[0]);
+	tm_heap_free(&w->heap[1]);
+}
 
 static double cut_weight(const tm_matrix *g, const char *side)
 {
@@ -43,156 +97,278 @@ static double cut_weight(const tm_matrix *g, const char *side)
 	return cut;
 }
 
-/* The last vertex a breadth-first search from `start` reaches. */
-static int farthest_from(bisection *b, int start)
+/* ------------------------------------------------------------------ */
+/* coarsening                                                           */
+
+/* Heavy-edge matching in a fixed shuffled order (so that one side of the
+ * graph is not always matched first), merged pairs no heavier than maxvw. */
+static tm_status coarsen(level *fine, level *coarse, tm_error *err)
 {
-	const tm_matrix *g = b->g;
+	const tm_matrix *g = fine->g;
+	int n = g->n, nc = 0;
+	int *order = malloc(sizeof(int) * (size_t)n);
+	int *match = malloc(sizeof(int) * (size_t)n);
+	uint64_t state = 0xC0A25E00ull + (uint64_t)n;
+	tm_status st = TM_OK;
+
+	coarse->to_coarse = NULL;
+	if (!order || !match) {
+		st = tm_error_nomem(err);
+		goto out;
+	}
+	for (int v = 0; v < n; v++) {
+		order[v] = v;
+		match[v] = -1;
+	}
+	for (int v = n - 1; v > 0; v--) {
+		state = state * 6364136223846793005ull + 1442695040888963407ull;
+		int u = (int)((state >> 33) % (uint64_t)(v + 1)), x = order[v];
+		order[v] = order[u];
+		order[u] = x;
+	}
+	for (int i = 0; i < n; i++) {
+		int v = order[i], best = -1;
+		double bw = 0;
+
+		if (match[v] >= 0)
+			continue;
+		for (int64_t e = g->row_start[v]; e < g->row_start[v + 1]; e++) {
+			int u = g->col[e];
+			if (match[u] >= 0 || fine->vw[u] + fine->vw[v] > fine->maxvw)
+				continue;
+			if (best < 0 || g->weight[e] > bw ||
+			    (g->weight[e] == bw && u < best)) {
+				best = u;
+				bw = g->weight[e];
+			}
+		}
+		match[v] = best >= 0 ? best : v;
+		if (best >= 0)
+			match[best] = v;
+	}
+	/* number the coarse vertices in fine order: deterministic */
+	int *cmap = malloc(sizeof(int) * (size_t)n);
+	if (!cmap) {
+		st = tm_error_nomem(err);
+		goto out;
+	}
+	for (int v = 0; v < n; v++)
+		cmap[v] = -1;
+	for (int v = 0; v < n; v++)
+		if (cmap[v] < 0) {
+			cmap[v] = nc;
+			cmap[match[v]] = nc;
+			nc++;
+		}
+	coarse->vw = calloc((size_t)nc, sizeof(int));
+	int64_t arcs = g->row_start[n];
+	int *ci = malloc(sizeof(int) * (size_t)(arcs / 2 + 1));
+	int *cj = malloc(sizeof(int) * (size_t)(arcs / 2 + 1));
+	double *cw = malloc(sizeof(double) * (size_t)(arcs / 2 + 1));
+	if (!coarse->vw || !ci || !cj || !cw) {
+		free(ci);
+		free(cj);
+		free(cw);
+		free(cmap);
+		st = tm_error_nomem(err);
+		goto out;
+	}
+	for (int v = 0; v < n; v++)
+		coarse->vw[cmap[v]] += fine->vw[v];
+	coarse->heaviest = 1;
+	for (int v = 0; v < nc; v++)
+		if (coarse->vw[v] > coarse->heaviest)
+			coarse->heaviest = coarse->vw[v];
+	size_t c = 0;
+	for (int v = 0; v < n; v++)
+		for (int64_t e = g->row_start[v]; e < g->row_start[v + 1]; e++) {
+			int u = g->col[e];
+			if (u > v && cmap[u] != cmap[v]) {
+				ci[c] = cmap[v];
+				cj[c] = cmap[u];
+				cw[c++] = g->weight[e];
+			}
+		}
+	st = tm_matrix_from_entries(nc, c, ci, cj, cw, &coarse->g, err);
+	free(ci);
+	free(cj);
+	free(cw);
+	coarse->maxvw = fine->maxvw;
+	fine->to_coarse = cmap;
+out:
+	free(order);
+	free(match);
+	return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* growing and refining                                                 */
+
+static int farthest_from(work *w, const tm_matrix *g, int start)
+{
 	int head = 0, tail = 0, last = start;
 
-	for (int v = 0; v < b->n; v++)
-		b->dist[v] = -1;
-	b->dist[start] = 0;
-	b->queue[tail++] = start;
+	for (int v = 0; v < g->n; v++)
+		w->dist[v] = -1;
+	w->dist[start] = 0;
+	w->queue[tail++] = start;
 	while (head < tail) {
-		int v = b->queue[head++];
-
+		int v = w->queue[head++];
 		last = v;
 		for (int64_t e = g->row_start[v]; e < g->row_start[v + 1]; e++) {
 			int u = g->col[e];
-			if (b->dist[u] < 0) {
-				b->dist[u] = b->dist[v] + 1;
-				b->queue[tail++] = u;
+			if (w->dist[u] < 0) {
+				w->dist[u] = w->dist[v] + 1;
+				w->queue[tail++] = u;
 			}
 		}
 	}
 	return last;
 }
 
-/* Grow side `grown` (`target` vertices) from seed; the rest is the other
- * side.  ext[] serves as "weight to the grown part" while growing. */
-static int grow(bisection *b, int seed, char grown, int target)
+/* Side `grown` takes vertices from seed, least cut first, until it weighs
+ * about target; the rest is the other side. */
+static int grow(work *w, const level *lv, int seed, char grown, long target)
 {
-	const tm_matrix *g = b->g;
-	int count = 0, next_free = 0;
+	const tm_matrix *g = lv->g;
+	long weight = 0;
+	int next_free = 0;
 
-	memset(b->side, 1 - grown, (size_t)b->n);
-	memset(b->ext, 0, sizeof(double) * (size_t)b->n);
-	tm_heap_clear(&b->heap[0]);
-	for (int v = seed; count < target;) {
-		b->side[v] = grown;
-		count++;
+	memset(w->side, 1 - grown, (size_t)g->n);
+	memset(w->ext, 0, sizeof(double) * (size_t)g->n);
+	tm_heap_clear(&w->heap[0]);
+	for (int v = seed;;) {
+		w->side[v] = grown;
+		weight += lv->vw[v];
 		for (int64_t e = g->row_start[v]; e < g->row_start[v + 1]; e++) {
 			int u = g->col[e];
-
-			if (b->side[u] == grown)
+			if (w->side[u] == grown)
 				continue;
-			b->ext[u] += g->weight[e];
-			if (tm_heap_push(&b->heap[0], 2 * b->ext[u] - b->degree[u],
+			w->ext[u] += g->weight[e];
+			if (tm_heap_push(&w->heap[0], 2 * w->ext[u] - w->degree[u],
 					 u) < 0)
 				return -1;
 		}
-		if (count == target)
+		if (weight >= target)
 			break;
 		tm_heap_entry top;
 		v = -1;
-		while (v < 0 && tm_heap_pop(&b->heap[0], &top)) {
+		while (v < 0 && tm_heap_pop(&w->heap[0], &top)) {
 			int u = top.vertex;
-			if (b->side[u] != grown &&
-			    top.key == 2 * b->ext[u] - b->degree[u])
+			if (w->side[u] != grown &&
+			    top.key == 2 * w->ext[u] - w->degree[u])
 				v = u;
 		}
-		while (v < 0) { /* component exhausted: restart elsewhere */
-			if (b->side[next_free] != grown)
+		while (v < 0 && next_free < g->n) { /* start another component */
+			if (w->side[next_free] != grown)
 				v = next_free;
 			next_free++;
 		}
+		if (v < 0 || weight + lv->vw[v] > target + lv->heaviest)
+			break;
 	}
 	return 0;
 }
 
-static int push_gain(bisection *b, int v)
+static int push_gain(work *w, int v)
 {
-	return tm_heap_push(&b->heap[(int)b->side[v]], b->ext[v] - b->in[v], v);
+	return tm_heap_push(&w->heap[(int)w->side[v]], w->ext[v] - w->in[v], v);
 }
 
-/* Pop the best movable vertex of a side, or -1. */
-static int pop_valid(bisection *b, int s)
+static int pop_valid(work *w, int s)
 {
 	tm_heap_entry top;
 
-	while (tm_heap_pop(&b->heap[s], &top)) {
+	while (tm_heap_pop(&w->heap[s], &top)) {
 		int v = top.vertex;
-		if (!b->locked[v] && b->side[v] == s &&
-		    top.key == b->ext[v] - b->in[v])
+		if (!w->locked[v] && w->side[v] == s &&
+		    top.key == w->ext[v] - w->in[v])
 			return v;
 	}
 	return -1;
 }
 
-static int fm_pass(bisection *b, double *cut)
+/* One pass of Fiduccia-Mattheyses: keep the best prefix among the states
+ * whose side 0 weighs target +- tol (the least imbalanced on equal cuts).
+ * Returns 1 when the cut or the balance improved. */
+static int fm_pass(work *w, const level *lv, long target, long tol,
+		   double *cut)
 {
-	const tm_matrix *g = b->g;
-	int size = b->size_a, nmoves = 0, best_moves = 0, since_best = 0;
-	int patience = 50 + b->n / 8;
-	double current = *cut, best = *cut;
+	const tm_matrix *g = lv->g;
+	long wa = 0;
+	int nmoves = 0, best_moves = 0, since_best = 0;
+	int patience = 50 + g->n / 8;
 
-	tm_heap_clear(&b->heap[0]);
-	tm_heap_clear(&b->heap[1]);
-	memset(b->locked, 0, (size_t)b->n);
-	for (int v = 0; v < b->n; v++) {
-		b->ext[v] = b->in[v] = 0;
+	tm_heap_clear(&w->heap[0]);
+	tm_heap_clear(&w->heap[1]);
+	memset(w->locked, 0, (size_t)g->n);
+	for (int v = 0; v < g->n; v++) {
+		w->ext[v] = w->in[v] = 0;
+		if (w->side[v] == 0)
+			wa += lv->vw[v];
 		for (int64_t e = g->row_start[v]; e < g->row_start[v + 1]; e++) {
-			if (b->side[g->col[e]] == b->side[v])
-				b->in[v] += g->weight[e];
+			if (w->side[g->col[e]] == w->side[v])
+				w->in[v] += g->weight[e];
 			else
-				b->ext[v] += g->weight[e];
+				w->ext[v] += g->weight[e];
 		}
-		if (push_gain(b, v) < 0)
+		if (push_gain(w, v) < 0)
 			return -1;
 	}
+	double current = *cut, best = *cut;
+	long best_off = labs(wa - target);
 	for (;;) {
 		int from, v;
 
-		if (size != b->size_a) {
-			from = size > b->size_a ? 0 : 1;
-			v = pop_valid(b, from);
+		if (wa > target + tol) {
+			from = 0;
+			v = pop_valid(w, 0);
+		} else if (wa < target - tol) {
+			from = 1;
+			v = pop_valid(w, 1);
 		} else {
-			int v0 = pop_valid(b, 0), v1 = pop_valid(b, 1);
-			double g0 = v0 >= 0 ? b->ext[v0] - b->in[v0] : 0;
-			double g1 = v1 >= 0 ? b->ext[v1] - b->in[v1] : 0;
+			int v0 = pop_valid(w, 0), v1 = pop_valid(w, 1);
+			double g0 = v0 >= 0 ? w->ext[v0] - w->in[v0] : 0;
+			double g1 = v1 >= 0 ? w->ext[v1] - w->in[v1] : 0;
 
-			from = v0 >= 0 && (v1 < 0 || g0 >= g1) ? 0 : 1;
+			/* balance first on equal gains: the side that is heavy */
+			from = v0 >= 0 && (v1 < 0 || g0 > g1 ||
+					   (g0 == g1 && wa >= target)) ? 0 : 1;
 			v = from == 0 ? v0 : v1;
 			int other = from == 0 ? v1 : v0;
-			if (other >= 0 && push_gain(b, other) < 0)
+			if (other >= 0 && push_gain(w, other) < 0)
 				return -1;
 		}
 		if (v < 0)
 			break;
-		current -= b->ext[v] - b->in[v];
-		b->side[v] = (char)(1 - from);
-		b->locked[v] = 1;
-		double swap = b->ext[v];
-		b->ext[v] = b->in[v];
-		b->in[v] = swap;
-		size += from == 0 ? -1 : 1;
+		current -= w->ext[v] - w->in[v];
+		w->side[v] = (char)(1 - from);
+		w->locked[v] = 1;
+		double swap = w->ext[v];
+		w->ext[v] = w->in[v];
+		w->in[v] = swap;
+		wa += from == 0 ? -lv->vw[v] : lv->vw[v];
 		for (int64_t e = g->row_start[v]; e < g->row_start[v + 1]; e++) {
 			int u = g->col[e];
-			double w = g->weight[e];
+			double x = g->weight[e];
 
-			if (b->side[u] == b->side[v]) {
-				b->in[u] += w;
-				b->ext[u] -= w;
+			if (w->side[u] == w->side[v]) {
+				w->in[u] += x;
+				w->ext[u] -= x;
 			} else {
-				b->in[u] -= w;
-				b->ext[u] += w;
+				w->in[u] -= x;
+				w->ext[u] += x;
 			}
-			if (!b->locked[u] && push_gain(b, u) < 0)
+			if (!w->locked[u] && push_gain(w, u) < 0)
 				return -1;
 		}
-		b->moves[nmoves++] = v;
-		if (size == b->size_a && current < best) {
+		w->moves[nmoves++] = v;
+		long off = labs(wa - target);
+		int balanced = off <= tol;
+		if (balanced && (best_off > tol || current < best ||
+				 (current == best && off < best_off))) {
 			best = current;
+			best_off = off;
 			best_moves = nmoves;
 			since_best = 0;
 		} else if (++since_best > patience) {
@@ -200,100 +376,243 @@ static int fm_pass(bisection *b, double *cut)
 		}
 	}
 	for (int i = nmoves - 1; i >= best_moves; i--)
-		b->side[b->moves[i]] = (char)(1 - b->side[b->moves[i]]);
+		w->side[w->moves[i]] = (char)(1 - w->side[w->moves[i]]);
 	double before = *cut;
-	*cut = cut_weight(g, b->side); /* no drift from the running sums */
-	return *cut < before;
+	*cut = cut_weight(g, w->side); /* no drift from the running sums */
+	(void)before;
+	return best_moves > 0;
 }
 
-static int refine(bisection *b, double *cut)
+static long side0_weight(const work *w, const level *lv)
 {
-	*cut = cut_weight(b->g, b->side);
-	for (int pass = 0; pass < MAX_FM_PASSES; pass++) {
-		int improved = fm_pass(b, cut);
+	long wa = 0;
 
-		if (improved < 0)
+	for (int v = 0; v < lv->g->n; v++)
+		if (w->side[v] == 0)
+			wa += lv->vw[v];
+	return wa;
+}
+
+/* Passes while they lower the cut; a pass that only restores the balance
+ * counts as progress. */
+static int refine(work *w, const level *lv, long target, long tol,
+		  double *cut)
+{
+	*cut = cut_weight(lv->g, w->side);
+	for (int pass = 0; pass < MAX_FM_PASSES; pass++) {
+		double before = *cut;
+		int was_balanced = labs(side0_weight(w, lv) - target) <= tol;
+		int r = fm_pass(w, lv, target, tol, cut);
+
+		if (r < 0)
 			return -1;
-		if (!improved)
+		if (r == 0 || (was_balanced && *cut >= before))
 			break;
 	}
 	return 0;
 }
 
-tm_status tm_bisect(const tm_matrix *g, int size_a, char *side, tm_error *err)
+/* Unit weights at the finest level: move the vertices that cost least from
+ * the heavy side until the sizes are exact, whatever FM could not do. */
+static int rebalance(work *w, const tm_matrix *g, long target)
 {
-	int n = g->n;
-	bisection b = { .g = g, .n = n, .size_a = size_a };
-	char *best_side = malloc((size_t)n + 1);
-	tm_status st = TM_OK;
+	long wa = 0;
 
-	b.side = malloc((size_t)n + 1);
-	b.degree = calloc((size_t)n + 1, sizeof(double));
-	b.ext = malloc(sizeof(double) * ((size_t)n + 1));
-	b.in = malloc(sizeof(double) * ((size_t)n + 1));
-	b.locked = malloc((size_t)n + 1);
-	b.moves = malloc(sizeof(int) * ((size_t)n + 1));
-	b.queue = malloc(sizeof(int) * ((size_t)n + 1));
-	b.dist = malloc(sizeof(int) * ((size_t)n + 1));
-	if (!best_side || !b.side || !b.degree || !b.ext || !b.in ||
-	    !b.locked || !b.moves || !b.queue || !b.dist) {
-		st = tm_error_nomem(err);
-		goto out;
+	for (int v = 0; v < g->n; v++)
+		wa += w->side[v] == 0;
+	while (wa != target) {
+		int from = wa > target ? 0 : 1, best = -1;
+		double best_gain = 0;
+
+		for (int v = 0; v < g->n; v++) {
+			if (w->side[v] != from)
+				continue;
+			double gain = 0;
+			for (int64_t e = g->row_start[v]; e < g->row_start[v + 1]; e++)
+				gain += w->side[g->col[e]] == from ? -g->weight[e]
+								   : g->weight[e];
+			if (best < 0 || gain > best_gain) {
+				best = v;
+				best_gain = gain;
+			}
+		}
+		if (best < 0)
+			return -1;
+		w->side[best] = (char)(1 - from);
+		wa += from == 0 ? -1 : 1;
 	}
-	if (size_a <= 0 || size_a >= n) {
-		memset(side, size_a <= 0 ? 1 : 0, (size_t)n);
-		goto out;
-	}
-	int heaviest = 0;
-	for (int v = 0; v < n; v++) {
+	return 0;
+}
+
+static void degrees(work *w, const tm_matrix *g)
+{
+	for (int v = 0; v < g->n; v++) {
+		w->degree[v] = 0;
 		for (int64_t e = g->row_start[v]; e < g->row_start[v + 1]; e++)
-			b.degree[v] += g->weight[e];
-		if (b.degree[v] > b.degree[heaviest])
-			heaviest = v;
+			w->degree[v] += g->weight[e];
 	}
-	int seeds[4], nseeds = 0;
-	seeds[nseeds++] = farthest_from(&b, 0);
-	seeds[nseeds++] = farthest_from(&b, seeds[0]);
-	seeds[nseeds++] = heaviest;
-	seeds[nseeds++] = 0;
-	if (n > 20000)
-		nseeds = 2; /* each trial costs a few passes over the graph */
+}
 
+/* The coarsest graph: grow from each seed, refine, keep the lightest. */
+static int initial_cut(work *w, const level *lv, long target, long total,
+		       long tol)
+{
+	const tm_matrix *g = lv->g;
+	char *best_side = malloc((size_t)g->n + 1);
+	int seeds[SEEDS], heaviest = 0;
 	double best_cut = 0;
-	int have_best = 0;
+	int have = 0;
+
+	if (!best_side)
+		return -1;
+	degrees(w, g);
+	for (int v = 1; v < g->n; v++)
+		if (w->degree[v] > w->degree[heaviest])
+			heaviest = v;
+	seeds[0] = farthest_from(w, g, 0);
+	seeds[1] = farthest_from(w, g, seeds[0]);
+	seeds[2] = heaviest;
+	seeds[3] = 0;
+	int grow_a = target <= total - target;
+	int nseeds = g->n > FEW_SEEDS_ABOVE ? 2 : SEEDS;
 	for (int s = 0; s < nseeds; s++) {
 		int dup = 0;
 		for (int t = 0; t < s; t++)
 			dup |= seeds[t] == seeds[s];
 		if (dup)
 			continue;
-		/* grow the smaller side: a peripheral seed suits it */
-		int grow_a = size_a <= n - size_a;
 		double cut;
-		if (grow(&b, seeds[s], grow_a ? 0 : 1,
-			 grow_a ? size_a : n - size_a) < 0 ||
-		    refine(&b, &cut) < 0) {
+		if (grow(w, lv, seeds[s], grow_a ? 0 : 1,
+			 grow_a ? target : total - target) < 0 ||
+		    refine(w, lv, target, tol, &cut) < 0) {
+			free(best_side);
+			return -1;
+		}
+		if (!have || cut < best_cut) {
+			have = 1;
+			best_cut = cut;
+			memcpy(best_side, w->side, (size_t)g->n);
+		}
+	}
+	memcpy(w->side, best_side, (size_t)g->n);
+	free(best_side);
+	return 0;
+}
+
+tm_status tm_bisect(const tm_matrix *g, int size_a, char *side, tm_error *err)
+{
+	int n = g->n, nlevels = 1, cap = 32;
+	level *lv = calloc((size_t)cap, sizeof(level));
+	work w = { 0 };
+	tm_status st = TM_OK;
+
+	if (!lv)
+		return tm_error_nomem(err);
+	if (size_a <= 0 || size_a >= n) {
+		memset(side, size_a <= 0 ? 1 : 0, (size_t)n);
+		free(lv);
+		return TM_OK;
+	}
+	lv[0].g = (tm_matrix *)g;
+	lv[0].vw = malloc(sizeof(int) * (size_t)n);
+	int small = size_a < n - size_a ? size_a : n - size_a;
+	/* a merged vertex must fit in the smaller side several times over */
+	lv[0].maxvw = small / 8 > 1 ? small / 8 : 1;
+	if (!lv[0].vw) {
+		st = tm_error_nomem(err);
+		goto out;
+	}
+	for (int v = 0; v < n; v++)
+		lv[0].vw[v] = 1;
+	lv[0].heaviest = 1;
+	while (lv[nlevels - 1].g->n > COARSEST && nlevels < cap) {
+		level *f = &lv[nlevels - 1], *c = &lv[nlevels];
+		st = coarsen(f, c, err);
+		if (st != TM_OK)
+			goto out;
+		nlevels++;
+		if (c->g->n > f->g->n * 9 / 10)
+			break; /* matching no longer shrinks it: stop here */
+	}
+	if (work_alloc(&w, n) < 0) {
+		st = tm_error_nomem(err);
+		goto out;
+	}
+	double multilevel_cut = -1;
+	if (nlevels > 1) {
+		const level *top = &lv[nlevels - 1];
+		if (initial_cut(&w, top, size_a, n, top->heaviest) < 0) {
 			st = tm_error_nomem(err);
 			goto out;
 		}
-		if (!have_best || cut < best_cut) {
-			have_best = 1;
-			best_cut = cut;
-			memcpy(best_side, b.side, (size_t)n);
+		for (int l = nlevels - 2; l >= 0; l--) {
+			const level *f = &lv[l];
+			/* project: a fine vertex is where its coarse vertex is */
+			for (int v = f->g->n - 1; v >= 0; v--)
+				w.in[v] = w.side[f->to_coarse[v]];
+			for (int v = 0; v < f->g->n; v++)
+				w.side[v] = (char)w.in[v];
+			long tol = l == 0 ? 0 : f->heaviest;
+			if (refine(&w, f, size_a, tol, &multilevel_cut) < 0) {
+				st = tm_error_nomem(err);
+				goto out;
+			}
 		}
+		if (rebalance(&w, g, size_a) < 0)
+			goto unsplittable;
+		multilevel_cut = cut_weight(g, w.side);
+		memcpy(side, w.side, (size_t)n);
 	}
-	memcpy(side, best_side, (size_t)n);
+	/* the single-level cut, on the graph itself */
+	if (initial_cut(&w, &lv[0], size_a, n, 0) < 0) {
+		st = tm_error_nomem(err);
+		goto out;
+	}
+	if (rebalance(&w, g, size_a) < 0)
+		goto unsplittable;
+	if (multilevel_cut < 0 || cut_weight(g, w.side) < multilevel_cut)
+		memcpy(side, w.side, (size_t)n);
+	goto out;
+unsplittable:
+	st = tm_error_set(err, TM_ERR_USAGE, "cannot split %d vertices %d / %d",
+			  n, size_a, n - size_a);
 out:
-	free(best_side);
-	free(b.side);
-	free(b.degree);
-	free(b.ext);
-	free(b.in);
-	free(b.locked);
-	free(b.moves);
-	free(b.queue);
-	free(b.dist);
-	tm_heap_free(&b.heap[0]);
-	tm_heap_free(&b.heap[1]);
+	for (int l = 0; l < nlevels; l++) {
+		if (l > 0)
+			tm_matrix_free(lv[l].g);
+		free(lv[l].vw);
+		free(lv[l].to_coarse);
+	}
+	free(lv);
+	work_free(&w);
+	return st;
+}
+
+tm_status tm_bisect_refine(const tm_matrix *g, int size_a, char *side,
+			   tm_error *err)
+{
+	int n = g->n;
+	level lv = { (tm_matrix *)g, malloc(sizeof(int) * ((size_t)n + 1)),
+		     NULL, 1, 1 };
+	work w = { 0 };
+	tm_status st = TM_OK;
+	double cut;
+
+	if (!lv.vw || work_alloc(&w, n) < 0) {
+		st = tm_error_nomem(err);
+		goto out;
+	}
+	for (int v = 0; v < n; v++)
+		lv.vw[v] = 1;
+	memcpy(w.side, side, (size_t)n);
+	if (refine(&w, &lv, size_a, 0, &cut) < 0 || rebalance(&w, g, size_a) < 0) {
+		st = tm_error_nomem(err);
+		goto out;
+	}
+	if (cut_weight(g, w.side) < cut_weight(g, side))
+		memcpy(side, w.side, (size_t)n);
+out:
+	free(lv.vw);
+	work_free(&w);
 	return st;
 }

@@ -22,11 +22,13 @@
 #include "map_internal.h"
 
 /* Up to this many candidate groups, all are enumerated (the paper's way):
- * 200 processes in pairs, 48 in threes, 22 in fours... */
-enum { EXHAUSTIVE_MAX_GROUPS = 20000 };
+ * 71 processes in pairs, 25 in threes, 16 in fours, 12 in sixes...  Beyond
+ * that the fast paths take over: enumerating costs more than the whole
+ * placement is worth at launch. */
+enum { EXHAUSTIVE_MAX_GROUPS = 2500 };
 /* Search nodes allowed to one exact-cover check of "largest values last";
  * a count, not a time, so that results never depend on the machine. */
-enum { COVER_SEARCH_BUDGET = 100000 };
+enum { COVER_SEARCH_BUDGET = 4000 };
 
 /* ------------------------------------------------------------------ */
 /* The exhaustive path                                                 */

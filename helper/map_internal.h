@@ -9,9 +9,20 @@
 #include "tm_matrix.h"
 #include "tm_tree.h"
 
-/* TreeMatch on a regular tree, bottom-up (treematch.c). */
+/* The "treematch" placement: the cheapest of the strategies below, each
+ * polished by tm_refine (strategy.c). */
 tm_status tm_map_treematch(const tm_tree *t, const tm_matrix *m,
 			   int *leaf_of, tm_error *err);
+
+/* TreeMatch as the paper gives it, bottom-up on a regular tree (other
+ * trees take the top-down path) (treematch.c). */
+tm_status tm_map_bottom_up(const tm_tree *t, const tm_matrix *m,
+			   int *leaf_of, tm_error *err);
+
+/* Lower the tree cost of a placement by exact swaps and moves to idle
+ * leaves near each rank's neighbours (refine.c). */
+tm_status tm_refine(const tm_tree *t, const tm_matrix *m, int *leaf_of,
+		    tm_error *err);
 
 /* Top-down: split the ranks among the children of each node with
  * tm_partition, from the root down (kpartition.c).  Works on any tree,
@@ -35,6 +46,11 @@ tm_status tm_partition(const tm_matrix *m, int nparts, const int *sizes,
 /* Split the vertices of g in two: side[v] = 0 for exactly size_a of them,
  * 1 for the others, with a light cut (bisect.c). */
 tm_status tm_bisect(const tm_matrix *g, int size_a, char *side, tm_error *err);
+
+/* Improve a split of g (side[] as tm_bisect gives it; size_a vertices on
+ * side 0) by Fiduccia-Mattheyses passes that keep the sizes (bisect.c). */
+tm_status tm_bisect_refine(const tm_matrix *g, int size_a, char *side,
+			   tm_error *err);
 
 /* Baselines (baselines.c, mpipp.c). */
 void tm_map_packed(const tm_tree *t, int n, int *leaf_of);

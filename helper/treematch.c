@@ -1,6 +1,8 @@
 /*
- * treematch.c - the TreeMatch algorithm (Jeannot & Mercier, Euro-Par 2010,
- * Algorithm 1), bottom-up over the levels of a regular tree:
+ * treematch.c - the TreeMatch algorithm as the paper gives it (Jeannot &
+ * Mercier, Euro-Par 2010, Algorithm 1), bottom-up over the levels of a
+ * regular tree (strategy.c makes it one of the strategies of the
+ * "treematch" placement):
  *
  *   for each level, from the leaves' parents up to the root:
  *     extend the matrix with idle (dummy) processes until the arity divides
@@ -90,7 +92,7 @@ static tm_status map_groups(const tm_tree *t, int *const *members,
 	return TM_OK;
 }
 
-tm_status tm_map_treematch(const tm_tree *t, const tm_matrix *m,
+tm_status tm_map_bottom_up(const tm_tree *t, const tm_matrix *m,
 			   int *leaf_of, tm_error *err)
 {
 	if (!tm_tree_is_regular(t))

@@ -129,19 +129,30 @@ static int check_file(const site_config *cfg, const char *path, int *size,
 	return 0;
 }
 
+/* srun took its copy of the environment for the step before
+ * local_user_init and afterwards only merges what is set now: a variable
+ * unset here would still reach the nodes with its old value (one left in
+ * the user's environment, e.g. by an srun inside a placed task).  So it is
+ * blanked instead; the nodes treat "" as unset and remove it. */
+static void forget(const char *name)
+{
+	if (getenv(name))
+		setenv(name, "", 1);
+}
+
 static void unset_step_variables(void)
 {
-	unsetenv(ENV_FALLBACK);
-	unsetenv(ENV_ABORT);
+	forget(ENV_FALLBACK);
+	forget(ENV_ABORT);
 }
 
 static void unset_all_variables(void)
 {
 	unset_step_variables();
-	unsetenv(ENV_MATRIX);
-	unsetenv(ENV_MATRIX_ARG);
-	unsetenv(ENV_REPORT);
-	unsetenv(ENV_TOPOLOGY);
+	forget(ENV_MATRIX);
+	forget(ENV_MATRIX_ARG);
+	forget(ENV_REPORT);
+	forget(ENV_TOPOLOGY);
 }
 
 static void report_problem(const site_config *cfg, const char *problem)
@@ -249,14 +260,14 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 		return 0;
 	}
 	setenv(ENV_MATRIX, chosen.path, 1);
-	unsetenv(ENV_MATRIX_ARG);
+	forget(ENV_MATRIX_ARG);
 	if (user_opt.report)
 		setenv(ENV_REPORT, "yes", 1);
 	else
-		unsetenv(ENV_REPORT);
+		forget(ENV_REPORT);
 	if (user_opt.topology)
 		setenv(ENV_TOPOLOGY, user_opt.topology, 1);
 	else
-		unsetenv(ENV_TOPOLOGY);
+		forget(ENV_TOPOLOGY);
 	return 0;
 }

@@ -1,7 +1,8 @@
 /*
- * remote.c - slurmstepd, user_init, once per node and step (as root,
- * before any task exists): find this node's ranks and CPUs, run the helper
- * for them as the job's user, and keep each task's CPUs for task.c.
+ * remote.c - slurmstepd, user_init, once per node and step (root's real
+ * uid, the job user's effective ids; before any task exists): find this
+ * node's ranks and CPUs, run the helper for them as the job's user, and
+ * keep each task's CPUs for task.c.
  *
  * Ranks on different nodes cost the same wherever they sit on their nodes,
  * so the job's best placement is the union of each node's: one helper run
@@ -38,9 +39,23 @@ typedef struct step_info {
 	int pus_per_core;
 } step_info;
 
+/* A job variable, "" counting as unset (srun blanks what it forgets). */
 static int job_env(spank_t sp, const char *name, char *buf, int len)
 {
-	return spank_getenv(sp, name, buf, len) == ESPANK_SUCCESS ? 0 : -1;
+	return spank_getenv(sp, name, buf, len) == ESPANK_SUCCESS && buf[0] ?
+	       0 : -1;
+}
+
+/* A step without a matrix gets none of the plugin's variables, not even
+ * stale or blanked ones from the user's environment. */
+static void forget_variables(spank_t sp)
+{
+	static const char *const names[] = { ENV_MATRIX, ENV_MATRIX_ARG,
+		ENV_FALLBACK, ENV_ABORT, ENV_REPORT, ENV_TOPOLOGY, ENV_CPUS,
+		ENV_STATUS };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		spank_unsetenv(sp, names[i]);
 }
 
 /* The node's Slurm name: several slurmds on one host (and the tests) share
@@ -247,7 +262,9 @@ static void fail_or_warn(const site_config *cfg, node_plan *plan,
 	plan->message = malloc(len);
 	if (cfg->fail) {
 		plan->refuse = 1;
-		slurm_error(PLUGIN ": %s: %s; the step does not start", node, why);
+		/* slurm_info: slurmstepd copies its errors to the job's stderr,
+		 * where task 0 prints the message below: one line, not two. */
+		slurm_info(PLUGIN ": %s: %s; the step does not start", node, why);
 		if (plan->message)
 			snprintf(plan->message, len, PLUGIN ": error: %s: %s; the "
 				 "step does not start (on_error=fail)", node, why);
@@ -283,8 +300,10 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 		snprintf(plan->status, sizeof(plan->status), "fallback: %s", why);
 		return 0;
 	}
-	if (job_env(sp, ENV_MATRIX, s.matrix, sizeof(s.matrix)) < 0)
+	if (job_env(sp, ENV_MATRIX, s.matrix, sizeof(s.matrix)) < 0) {
+		forget_variables(sp);
 		return 0; /* no matrix: the step is Slurm's alone */
+	}
 	plan->active = 1;
 	node_name(sp, s.node, sizeof(s.node));
 

@@ -87,6 +87,8 @@ int task_apply(spank_t sp, const node_plan *plan)
 	}
 	if (cpus)
 		spank_setenv(sp, ENV_CPUS, cpus, 1);
+	else
+		spank_unsetenv(sp, ENV_CPUS); /* e.g. one from the user's env */
 	spank_setenv(sp, ENV_STATUS, status, 1);
 	return 0;
 }

@@ -5,9 +5,9 @@
  *   srun, sbatch, salloc (as the user): options, then local.c checks the
  *     matrix file and tells the nodes which one to use through the job's
  *     environment (SLURM_TREEMATCH_*, which survives --export=NONE);
- *   slurmstepd, user_init (as root, once per node and step): remote.c runs
- *     treematch-helper as the job's user (helper_run.c) for this node's
- *     ranks and keeps each task's CPUs;
+ *   slurmstepd, user_init (once per node and step; real uid root, effective
+ *     ids the user's): remote.c runs treematch-helper as the job's user
+ *     (helper_run.c) for this node's ranks and keeps each task's CPUs;
  *   each task, task_init (as the user, after Slurm's own binding): task.c
  *     binds it and exports SLURM_TREEMATCH_CPUS / SLURM_TREEMATCH_STATUS.
  */

@@ -12,6 +12,7 @@
  * same tree cost (tenfold per level).  It prints one table: the costs, the
  * ratio of the helper to the best peer (Scotch; the planted optimum on
  * hierarchical cases), and the wall times of both programs (best of 3).
+ * Scotch's placements differ from run to run: the cheapest of its 3 counts.
  * TopoMatch cannot be fetched here, so it is not a column.
  */
 #include <config.h>
@@ -30,6 +31,7 @@
 #include <jansson.h>
 
 #include "bench_cases.h"
+#include "map_internal.h"
 #include "tm_cost.h"
 #include "tm_map.h"
 #include "tm_matrix.h"
@@ -50,8 +52,13 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Called after each run of run_timed, e.g. to price Scotch's mapping:
+ * Scotch's result differs from run to run, and the best one counts. */
+typedef void (*after_run_fn)(void *ctx);
+
 /* Run argv with stdout to `out`; best wall time of RUNS, or -1. */
-static double run_timed(char *const argv[], const char *out)
+static double run_timed(char *const argv[], const char *out,
+			after_run_fn after, void *ctx)
 {
 	double best = -1;
 
@@ -75,6 +82,8 @@ static double run_timed(char *const argv[], const char *out)
 			return -1;
 		if (best < 0 || t < best)
 			best = t;
+		if (after)
+			after(ctx);
 	}
 	return best;
 }
@@ -167,12 +176,61 @@ static int read_scotch(const char *path, int n, int *leaf_of)
 	return got == n ? 0 : -1;
 }
 
+typedef struct scotch_run {
+	const char *map;
+	int n;
+	int *leaf_of;
+	const tm_tree *t;
+	const tm_matrix *m;
+	double best;
+} scotch_run;
+
+static void price_scotch(void *ctx)
+{
+	scotch_run *r = ctx;
+
+	if (read_scotch(r->map, r->n, r->leaf_of) == 0) {
+		double c = tm_cost_tree(r->t, r->m, r->leaf_of);
+		if (isnan(r->best) || c < r->best)
+			r->best = c;
+	}
+}
+
 static double cost_of(tm_algorithm a, const tm_tree *t, const tm_matrix *m,
 		      int *leaf_of)
 {
 	if (tm_map(a, t, m, leaf_of, NULL) != TM_OK)
 		return NAN;
 	return tm_cost_tree(t, m, leaf_of);
+}
+
+/* What each way of building a placement gives, before and after the
+ * exact refinement: the gain of every part of the "treematch" placement. */
+static void print_strategies(const tm_tree *t, const tm_matrix *m,
+			     int *leaf_of)
+{
+	static const struct {
+		const char *name;
+		tm_status (*fn)(const tm_tree *, const tm_matrix *, int *,
+				tm_error *);
+	} s[] = {
+		{ "bottom-up", tm_map_bottom_up },
+		{ "top-down", tm_map_top_down },
+	};
+	printf("  ");
+	for (size_t k = 0; k < sizeof(s) / sizeof(*s); k++) {
+		double t0 = now();
+		s[k].fn(t, m, leaf_of, NULL);
+		double t1 = now(), before = tm_cost_tree(t, m, leaf_of);
+		tm_refine(t, m, leaf_of, NULL);
+		double t2 = now(), after = tm_cost_tree(t, m, leaf_of);
+		printf("%s %.4g (%.3fs) refined %.4g (%.3fs)   ", s[k].name,
+		       before, t1 - t0, after, t2 - t1);
+	}
+	tm_map_packed(t, m->n, leaf_of);
+	double before = tm_cost_tree(t, m, leaf_of);
+	tm_refine(t, m, leaf_of, NULL);
+	printf("packed %.4g refined %.4g\n", before, tm_cost_tree(t, m, leaf_of));
 }
 
 typedef struct totals {
@@ -202,20 +260,22 @@ static void run_case(const bench_case *c, totals *tot)
 
 	char *helper_argv[] = { (char *)helper, "map", "--matrix", matrix,
 				"--topology", spec, "--format", "json", NULL };
-	double t_helper = run_timed(helper_argv, json_out);
+	double t_helper = run_timed(helper_argv, json_out, NULL, NULL);
 	double c_helper = t_helper >= 0 && read_helper(json_out, c->n, leaf_of) == 0
 			  ? tm_cost_tree(t, m, leaf_of) : NAN;
 
 	char *scotch_argv[] = { "scotch_gmap", grf, tgt, map_out, NULL };
-	double t_scotch = run_timed(scotch_argv, "/dev/null");
-	double c_scotch = t_scotch >= 0 && read_scotch(map_out, c->n, leaf_of) == 0
-			  ? tm_cost_tree(t, m, leaf_of) : NAN;
+	scotch_run sr = { map_out, c->n, leaf_of, t, m, NAN };
+	double t_scotch = run_timed(scotch_argv, "/dev/null", price_scotch, &sr);
+	double c_scotch = sr.best;
 
 	double c_packed = cost_of(TM_ALGO_PACKED, t, m, leaf_of);
 	double c_rr = cost_of(TM_ALGO_ROUND_ROBIN, t, m, leaf_of);
 	double c_mpipp = c->n <= MPIPP_MAX_RANKS
 			 ? cost_of(TM_ALGO_MPIPP1, t, m, leaf_of) : NAN;
 	double c_opt = c->planted ? tm_cost_tree(t, m, c->planted) : NAN;
+	if (getenv("BENCH_STRATEGIES"))
+		print_strategies(t, m, leaf_of);
 
 	double peer = c->planted ? c_opt : c_scotch;
 	double ratio = c_helper / peer;
@@ -286,7 +346,9 @@ int main(int argc, char **argv)
 	       MPIPP_MAX_RANKS);
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
+	if (getenv("BENCH_KEEP"))
+		printf("(files of the last case kept in %s)\n", tmpdir);
+	else if (system(cmd) != 0)
 		fprintf(stderr, "bench: could not remove %s\n", tmpdir);
 	return 0;
 }

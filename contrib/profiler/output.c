@@ -1,0 +1,132 @@
+/*
+ * output.c - writing the matrix file.  It is written under a temporary
+ * name in the same directory and renamed when complete: rename() is
+ * atomic within a file system, so a reader sees either no file or all of
+ * it, never a half-written one.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commprof.h"
+
+static void note_error(struct commprof_writer *w)
+{
+	if (!w->error)
+		w->error = errno ? errno : EIO;
+}
+
+/* Create the temporary file next to the final one.  open() with 0666
+ * lets the umask decide the permissions, as for any file the user makes
+ * (mkstemp would force 0600); O_EXCL never follows nor reuses an existing
+ * name, e.g. one left by a crashed run that had the same pid. */
+static FILE *create_temporary(struct commprof_writer *w)
+{
+	size_t room = strlen(w->path) + 64;
+	int attempt, fd;
+	FILE *file;
+
+	w->tmp_path = malloc(room);
+	if (!w->tmp_path)
+		return NULL;
+	for (attempt = 0; attempt < 100; attempt++) {
+		snprintf(w->tmp_path, room, "%s.tmp.%ld.%d", w->path,
+			 (long)getpid(), attempt);
+		fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0)
+		return NULL;
+	file = fdopen(fd, "w");
+	if (!file) {
+		int error = errno;
+
+		close(fd);
+		unlink(w->tmp_path);
+		errno = error;
+	}
+	return file;
+}
+
+int commprof_writer_open(struct commprof_writer *w, const char *path,
+			 int size)
+{
+	int error;
+
+	memset(w, 0, sizeof *w);
+	w->path = strdup(path);
+	if (w->path)
+		w->file = create_temporary(w);
+	if (!w->file) {
+		error = w->path ? errno : ENOMEM;
+		free(w->path);
+		free(w->tmp_path);
+		memset(w, 0, sizeof *w);
+		return error;
+	}
+	if (fprintf(w->file, "{\"size\": %d, \"unit\": \"bytes\"", size) < 0)
+		note_error(w);
+	return 0;
+}
+
+static void end_list(struct commprof_writer *w)
+{
+	if (fputs(w->first_in_list ? "]" : "\n ]", w->file) == EOF)
+		note_error(w);
+}
+
+void commprof_writer_list(struct commprof_writer *w, const char *name)
+{
+	if (w->in_list)
+		end_list(w);
+	w->in_list = true;
+	w->first_in_list = true;
+	if (fprintf(w->file, ",\n \"%s\": [", name) < 0)
+		note_error(w);
+}
+
+void commprof_writer_item(struct commprof_writer *w, int i, int j,
+			  uint64_t value)
+{
+	if (fprintf(w->file, "%s\n  [%d, %d, %" PRIu64 "]",
+		    w->first_in_list ? "" : ",", i, j, value) < 0)
+		note_error(w);
+	w->first_in_list = false;
+}
+
+int commprof_writer_close(struct commprof_writer *w)
+{
+	int error;
+
+	if (w->in_list)
+		end_list(w);
+	if (fputs("}\n", w->file) == EOF || fflush(w->file) == EOF)
+		note_error(w);
+	if (fclose(w->file) != 0)
+		note_error(w);
+	if (!w->error && rename(w->tmp_path, w->path) != 0)
+		note_error(w);
+	if (w->error)
+		unlink(w->tmp_path);
+	error = w->error;
+	free(w->path);
+	free(w->tmp_path);
+	memset(w, 0, sizeof *w);
+	return error;
+}
+
+void commprof_writer_abort(struct commprof_writer *w)
+{
+	fclose(w->file);
+	unlink(w->tmp_path);
+	free(w->path);
+	free(w->tmp_path);
+	memset(w, 0, sizeof *w);
+}

@@ -1,0 +1,74 @@
+#!/bin/bash
+# 16-helper-failures.sh - a helper that hangs (killed at timeout=, with its
+# children), crashes, answers garbage, places ranks outside the step's CPUs,
+# prints without end, or does not exist: the step falls back (on_error=warn)
+# or does not start (on_error=fail), promptly, and leaves nothing behind.
+set -u
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/plugin.sh
+. "$top_srcdir/tests/e2e/plugin.sh"
+e2e_require_root_and_slurm
+
+tm_setup
+cluster_start 2
+cd "$E2E_WORK" || exit 1
+
+tm_matrix m4.json 4 0 1 1000 2 3 1000
+tm_matrix m2.json 2 0 1 1000
+# srun -N2 -n2: one task and one CPU per node, so the node has CPUs that are
+# not the step's (for the fake that grabs them all).
+tm_slurm_binding srun -Q -N2 -n2 "$TM_PROBE"
+slurm_n2=$TM_OUT
+check_eq "srun -N2 -n2: Slurm gives each task one CPU" \
+	"$(tm_col allowed "$slurm_n2" | grep -c '^[0-9]*$')" 2
+
+# name  step  what the status and the message say after "fallback: "
+cases=(
+	"hang		treematch-helper took more than 2 s \\(timeout\\)"
+	"crash		treematch-helper crashed \\(signal 11\\)"
+	"garbage	the helper's output is not JSON \\(.*\\)"
+	"outside	the helper placed rank [0-9]+ outside the step's CPUs"
+	"flood		treematch-helper printed too much"
+	"missing	cannot execute $TM_FAKES/missing: No such file or directory"
+)
+
+for on_error in warn fail; do
+	for c in "${cases[@]}"; do
+		name=${c%%$'\t'*}
+		what=${c##*$'\t'}
+		tm_plugstack required "helper=$TM_FAKES/$name" timeout=2 "on_error=$on_error"
+		rm -rf ran
+		mkdir -m 1777 ran
+		tm_wait_idle
+		t0=$(e2e_now_ms)
+		tm_run srun -Q -N2 -n2 --comm-matrix=m2.json "$TM_PROBE" "$E2E_WORK/ran"
+		ms=$(($(e2e_now_ms) - t0))
+		echo "# $name, on_error=$on_error: srun took $ms ms"
+		ran=$(find ran -name 'ran.*' | wc -l)
+		check "$name, $on_error: the step ends within 5 s (timeout=2)" test "$ms" -lt 5000
+		if [ "$on_error" = warn ]; then
+			check_eq "$name, $on_error: srun exits 0 and both tasks run" "$TM_RC $ran" "0 2"
+			check_eq "$name, $on_error: each task's status says why" \
+				"$(tm_col status | grep -cE "^fallback: $what")" 2
+			check_eq "$name, $on_error: the tasks keep Slurm's binding" \
+				"$(cut -d' ' -f1-3 <<<"$TM_OUT")" "$(cut -d' ' -f1-3 <<<"$slurm_n2")"
+			check_eq "$name, $on_error: one warning per node" \
+				"$(grep -E "^treematch: warning: n[12]: $what; tasks keep Slurm's binding\$" <<<"$TM_ERR" |
+					cut -d' ' -f3 | sort | paste -sd' ' -)" "n1: n2:"
+		else
+			check "$name, $on_error: srun exits non-zero" test "$TM_RC" != 0
+			check_eq "$name, $on_error: the application does not run" "$ran" 0
+			check_eq "$name, $on_error: one error per node" \
+				"$(grep -E "^treematch: error: n[12]: $what; the step does not start \\(on_error=fail\\)\$" <<<"$TM_ERR" |
+					cut -d' ' -f3 | sort | paste -sd' ' -)" "n1: n2:"
+		fi
+		check_eq "$name, $on_error: nothing else mentions the plugin (one line per node)" \
+			"$(grep -c 'treematch' <<<"$TM_ERR")" 2
+		check_eq "$name, $on_error: no helper process left behind" \
+			"$(tm_live "$TM_FAKES/$name"; tm_live tm-fake-helper-flood)" ""
+	done
+done
+
+check "after all of it no daemon died and the next job runs" cluster_healthy
+e2e_finish
