@@ -27,6 +27,7 @@ typedef struct map_options {
 	const char *matrix;
 	const char *topology;
 	const char *restrict_cpus;
+	char slurm_cores[4096];   /* "cores:LIST" for --slurm-cores */
 	const char *ranks;        /* as given, for messages */
 	const char *level_costs;
 	int cpus_per_task;
@@ -45,6 +46,8 @@ void cli_map_usage(FILE *out)
 		"  --topology TOPO       this | xml:PATH | synthetic:DESCRIPTION   [this]\n"
 		"                        e.g. synthetic:\"pack:2 l2:3 core:2 pu:1\"\n"
 		"  --restrict CPULIST    use only these OS CPUs (e.g. 0-3,8)\n"
+		"  --slurm-cores LIST    use only these cores, numbered as Slurm numbers a\n"
+		"                        node's cores (the SPANK plugin passes the step's)\n"
 		"  --ranks LIST          place only these ranks, listed in this order\n"
 		"                        (e.g. 4-7,0); default: all ranks of the matrix\n"
 		"  --ntasks N            the job has N tasks: the matrix size must be N\n"
@@ -171,13 +174,15 @@ static int parse_costs(const char *s, double *costs, int max)
 
 static int parse_options(int argc, char **argv, map_options *o)
 {
-	enum { OPT_MATRIX = 256, OPT_TOPOLOGY, OPT_RESTRICT, OPT_RANKS,
+	enum { OPT_MATRIX = 256, OPT_TOPOLOGY, OPT_RESTRICT, OPT_SLURM_CORES,
+	       OPT_RANKS,
 	       OPT_NTASKS, OPT_CPT, OPT_BIND, OPT_ALGORITHM, OPT_COSTS,
 	       OPT_FORMAT };
 	static const struct option longopts[] = {
 		{ "matrix", required_argument, NULL, OPT_MATRIX },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
 		{ "restrict", required_argument, NULL, OPT_RESTRICT },
+		{ "slurm-cores", required_argument, NULL, OPT_SLURM_CORES },
 		{ "ranks", required_argument, NULL, OPT_RANKS },
 		{ "ntasks", required_argument, NULL, OPT_NTASKS },
 		{ "cpus-per-task", required_argument, NULL, OPT_CPT },
@@ -201,6 +206,11 @@ static int parse_options(int argc, char **argv, map_options *o)
 		case OPT_MATRIX: o->matrix = optarg; break;
 		case OPT_TOPOLOGY: o->topology = optarg; break;
 		case OPT_RESTRICT: o->restrict_cpus = optarg; break;
+		case OPT_SLURM_CORES:
+			if (snprintf(o->slurm_cores, sizeof(o->slurm_cores),
+				     "cores:%s", optarg) >= (int)sizeof(o->slurm_cores))
+				return usage_error("--slurm-cores: list too long");
+			break;
 		case OPT_RANKS: o->ranks = optarg; break;
 		case OPT_COSTS: o->level_costs = optarg; break;
 		case OPT_NTASKS:
@@ -251,6 +261,12 @@ static int parse_options(int argc, char **argv, map_options *o)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (!o->matrix)
 		return usage_error("--matrix FILE is required");
+	if (o->slurm_cores[0]) {
+		if (o->restrict_cpus)
+			return usage_error("--restrict and --slurm-cores: "
+					   "expected one of them");
+		o->restrict_cpus = o->slurm_cores;
+	}
 	return 0;
 }
 

@@ -22,6 +22,36 @@ static char *leaf_cpus(const tm_leaf *leaf)
 	return buf;
 }
 
+static int compare_ints(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every CPU of the tree: what the placement chose among. */
+static char *tree_cpus(const tm_tree *t)
+{
+	size_t n = 0;
+	for (int l = 0; l < t->nleaves; l++)
+		n += (size_t)t->leaf[l].npus;
+	int *all = malloc(sizeof(int) * (n + 1)), k = 0;
+	if (!all)
+		return NULL;
+	for (int l = 0; l < t->nleaves; l++)
+		for (int p = 0; p < t->leaf[l].npus; p++)
+			all[k++] = t->leaf[l].pus[p];
+	qsort(all, (size_t)k, sizeof(int), compare_ints);
+	int u = 0;
+	for (int i = 0; i < k; i++)
+		if (u == 0 || all[i] != all[u - 1])
+			all[u++] = all[i];
+	tm_leaf whole = { u, all, 0, NULL };
+	char *text = leaf_cpus(&whole);
+	free(all);
+	return text;
+}
+
 char *tm_report_json(const tm_report *r)
 {
 	json_t *root = json_object(), *placement = json_array();
@@ -52,8 +82,13 @@ char *tm_report_json(const tm_report *r)
 		json_object_set_new(hops, r->cost_name[c],
 				    json_real(r->hop_bytes[c]));
 	}
-	if (json_object_set_new(root, "algorithm", json_string(r->algorithm)) ||
-	    json_object_set_new(root, "size", json_integer(r->size)) ||
+	char *all_cpus = tree_cpus(r->tree);
+	int failed = !all_cpus ||
+		json_object_set_new(root, "algorithm", json_string(r->algorithm)) ||
+		json_object_set_new(root, "size", json_integer(r->size)) ||
+		json_object_set_new(root, "cpus", json_string(all_cpus));
+	free(all_cpus);
+	if (failed ||
 	    json_object_set(root, "placement", placement) ||
 	    json_object_set(root, "cost", cost) ||
 	    json_object_set(root, "hop-bytes", hops) ||

@@ -2,11 +2,12 @@
  * tm_report.h - a placement as the helper prints it: JSON for programs (the
  * SPANK plugin parses it), a table for people.
  *
- * JSON: {"algorithm": "treematch", "size": N,
+ * JSON: {"algorithm": "treematch", "size": N, "cpus": "0-15",
  *        "placement": [{"rank": 0, "cpus": "4", "cores": [4]}, ...],
  *        "cost": {"treematch": X, "packed": Y, "round-robin": Z},
  *        "hop-bytes": {...same keys...}, "seconds": T}
- * "cpus" is an hwloc list of OS PU indices, "cores" logical core indices.
+ * "cpus" is an hwloc list of OS PU indices (at the top: all the CPUs the
+ * ranks were placed among), "cores" logical core indices.
  */
 #ifndef TM_REPORT_H
 #define TM_REPORT_H

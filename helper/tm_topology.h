@@ -11,8 +11,9 @@
  * Every hwloc level that has structure (Group, Package, Die, L3, L2, Core...;
  * NUMA nodes show through the object they hang from) becomes a tree level;
  * levels in which every node has a single child are dropped.  A restriction
- * (hwloc list of OS PU indices, as Slurm and taskset write them) keeps only
- * those PUs and the objects above them, which may make the tree irregular.
+ * (hwloc list of OS PU indices, as taskset writes them; or "cores:LIST",
+ * logical core indices as Slurm numbers a node's cores) keeps only those
+ * PUs and the objects above them, which may make the tree irregular.
  * Logical core indices are those of the whole machine, before restriction.
  */
 #ifndef TM_TOPOLOGY_H

@@ -124,6 +124,42 @@ static tm_status parse_restriction(const char *spec, const char *cpus,
 	return TM_OK;
 }
 
+/* "cores:0-3,8": logical core indices, the way Slurm numbers a node's
+ * cores (socket-major, as hwloc's logical order); wanted = their PUs. */
+static tm_status parse_core_restriction(hwloc_topology_t topo, const char *list,
+					hwloc_bitmap_t wanted, tm_error *err)
+{
+	hwloc_bitmap_t cores = hwloc_bitmap_alloc();
+	hwloc_obj_type_t type = HWLOC_OBJ_CORE;
+	int ncores = hwloc_get_nbobjs_by_type(topo, type), c;
+	tm_status st = TM_OK;
+
+	if (ncores <= 0) { /* no core objects: a PU is a core */
+		type = HWLOC_OBJ_PU;
+		ncores = hwloc_get_nbobjs_by_type(topo, type);
+	}
+	if (!cores)
+		return tm_error_nomem(err);
+	if (hwloc_bitmap_list_sscanf(cores, list) != 0 ||
+	    hwloc_bitmap_weight(cores) <= 0) {
+		st = tm_error_set(err, TM_ERR_USAGE, "--slurm-cores %s: expected "
+				  "a list of core numbers such as 0-3,8", list);
+	} else if (hwloc_bitmap_last(cores) >= ncores) {
+		st = tm_error_set(err, TM_ERR_TOPOLOGY, "--slurm-cores %s: this "
+				  "machine has %d cores (0-%d): Slurm's node "
+				  "description and the hardware differ", list,
+				  ncores, ncores - 1);
+	} else {
+		hwloc_bitmap_foreach_begin(c, cores) {
+			hwloc_obj_t core = hwloc_get_obj_by_type(topo, type,
+								 (unsigned)c);
+			hwloc_bitmap_or(wanted, wanted, core->cpuset);
+		} hwloc_bitmap_foreach_end();
+	}
+	hwloc_bitmap_free(cores);
+	return st;
+}
+
 /* allowed = the topology's PUs that this process may use, within the
  * restriction if there is one. */
 static tm_status find_allowed(hwloc_topology_t topo, const char *spec,
@@ -149,7 +185,12 @@ static tm_status find_allowed(hwloc_topology_t topo, const char *spec,
 	wanted = hwloc_bitmap_alloc();
 	if (!wanted)
 		return tm_error_nomem(err);
-	status = parse_restriction(spec, restrict_cpus, machine, wanted, err);
+	if (strncmp(restrict_cpus, "cores:", 6) == 0)
+		status = parse_core_restriction(topo, restrict_cpus + 6, wanted,
+						err);
+	else
+		status = parse_restriction(spec, restrict_cpus, machine, wanted,
+					   err);
 	if (status == TM_OK && hwloc_bitmap_and(allowed, allowed, wanted) != 0)
 		status = tm_error_nomem(err);
 	if (status == TM_OK && hwloc_bitmap_iszero(allowed))

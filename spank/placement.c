@@ -1,8 +1,11 @@
 /*
  * placement.c - read treematch-helper's answer.  The helper ran as the
  * job's user, who could have tampered with it, so its output is checked
- * like any user input before anything is bound: the right ranks in the
- * right order, each on CPUs the step owns.
+ * like any user input before anything is used: the right ranks in the
+ * right order, each on valid CPUs within those it placed them among.
+ * Binding happens in the task, as the user, with sched_setaffinity: it can
+ * do nothing the user could not do in the task itself, and where Slurm
+ * confines jobs (task/cgroup) the kernel refuses CPUs outside the job.
  */
 #include <config.h>
 
@@ -62,9 +65,9 @@ static int check_entry(json_t *item, int i, uint32_t rank,
 			 rank);
 		return -1;
 	}
-	if (allowed && !hwloc_bitmap_isincluded(set, allowed)) {
+	if (!hwloc_bitmap_isincluded(set, allowed)) {
 		snprintf(why, whylen, "the helper placed rank %u outside the "
-			 "step's CPUs", rank);
+			 "CPUs it was given", rank);
 		return -1;
 	}
 	p->cpus[i] = strdup(json_string_value(cpus));
@@ -91,8 +94,8 @@ static void read_costs(json_t *root, placement *p)
 }
 
 int placement_parse(const char *text, size_t len, int n,
-		    const uint32_t *ranks, const char *allowed, placement *p,
-		    char *why, size_t whylen)
+		    const uint32_t *ranks, placement *p, char *cpus,
+		    size_t cpus_size, char *why, size_t whylen)
 {
 	json_error_t jerr;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -112,14 +115,16 @@ int placement_parse(const char *text, size_t len, int n,
 			 jerr.text);
 		goto out;
 	}
-	if (allowed) {
-		allowed_set = hwloc_bitmap_alloc();
-		if (!allowed_set ||
-		    hwloc_bitmap_list_sscanf(allowed_set, allowed) < 0) {
-			snprintf(why, whylen, "bad CPU list %s", allowed);
-			goto out;
-		}
+	json_t *all = json_object_get(root, "cpus");
+	allowed_set = hwloc_bitmap_alloc();
+	if (!allowed_set || !json_is_string(all) ||
+	    hwloc_bitmap_list_sscanf(allowed_set, json_string_value(all)) < 0 ||
+	    hwloc_bitmap_iszero(allowed_set) ||
+	    strlen(json_string_value(all)) >= cpus_size) {
+		snprintf(why, whylen, "the helper's output has no valid \"cpus\"");
+		goto out;
 	}
+	strcpy(cpus, json_string_value(all));
 	json_t *list = json_object_get(root, "placement");
 	if (!json_is_array(list) || json_array_size(list) != (size_t)n) {
 		snprintf(why, whylen, "the helper placed %zu ranks, expected %d",

@@ -17,11 +17,11 @@ typedef struct placement {
 } placement;
 
 /* Parse the helper's JSON.  It must place exactly the n ranks listed, in
- * that order, each on a non-empty CPU list that is inside `allowed` (an
- * OS CPU list; NULL for a dry run on another topology). */
+ * that order, each on a non-empty CPU list inside the CPUs the helper says
+ * it placed them among, which go to `cpus`. */
 int placement_parse(const char *text, size_t len, int n,
-		    const uint32_t *ranks, const char *allowed, placement *p,
-		    char *why, size_t whylen);
+		    const uint32_t *ranks, placement *p, char *cpus,
+		    size_t cpus_size, char *why, size_t whylen);
 void placement_free(placement *p);
 
 #endif /* TM_PLACEMENT_H */

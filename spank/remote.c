@@ -19,7 +19,6 @@
 
 #include "helper_run.h"
 #include "placement.h"
-#include "step_cpus.h"
 #include "tm_spank.h"
 
 enum { CPULIST_MAX = 8192 };
@@ -35,8 +34,9 @@ typedef struct step_info {
 	char matrix[PATH_TEXT_MAX];
 	char topology[TEXT_MAX];  /* "" = this machine */
 	int report;
-	char cpus[CPULIST_MAX];   /* the step's OS CPUs here */
-	int pus_per_core;
+	char *cores;              /* the step's cores here, Slurm's numbers */
+	int ncores;
+	char cpus[CPULIST_MAX];   /* their OS CPUs, as the helper found them */
 } step_info;
 
 /* A job variable, "" counting as unset (srun blanks what it forgets). */
@@ -105,6 +105,30 @@ static int read_step(spank_t sp, step_info *s, char *why, size_t wl)
 	return 0;
 }
 
+/* How many numbers a list such as "0-3,8" holds, or -1. */
+static int count_list(const char *list)
+{
+	int count = 0;
+
+	for (const char *p = list; p && *p;) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p || a < 0)
+			return -1;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a)
+				return -1;
+		}
+		count += (int)(b - a + 1);
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return -1;
+	}
+	return list ? count : -1;
+}
+
 /* "0,1,5" for --ranks, in local task order. */
 static char *rank_list(const step_info *s)
 {
@@ -167,11 +191,14 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 		snprintf(why, wl, "out of memory");
 		return -1;
 	}
-	/* Slurm counts CPUs per task; a core has pus_per_core of them. */
+	/* Slurm counts CPUs per task, hardware threads on SMT nodes, and
+	 * gave each task its share of the step's cores: that many cores. */
 	uint32_t leaves = s->cpus_per_task;
-	if (!cfg->bind_pu && !s->topology[0] && s->pus_per_core > 1)
-		leaves = (leaves + (uint32_t)s->pus_per_core - 1) /
-			 (uint32_t)s->pus_per_core;
+	if (!cfg->bind_pu && !s->topology[0] && s->nlocal > 0) {
+		uint32_t share = (uint32_t)s->ncores / s->nlocal;
+		if (share < leaves)
+			leaves = share > 0 ? share : 1;
+	}
 	snprintf(ntasks, sizeof(ntasks), "%u", s->ntasks);
 	snprintf(cpt, sizeof(cpt), "%u", leaves);
 	argv[a++] = (char *)cfg->helper;
@@ -181,8 +208,8 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 	argv[a++] = "--topology";
 	argv[a++] = (char *)topology;
 	if (!s->topology[0]) {
-		argv[a++] = "--restrict";
-		argv[a++] = s->cpus;
+		argv[a++] = "--slurm-cores";
+		argv[a++] = s->cores;
 	}
 	argv[a++] = "--ranks";
 	argv[a++] = ranks;
@@ -208,8 +235,7 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 		return -1;
 	}
 	rc = placement_parse(res.out ? res.out : "", res.out_len, (int)s->nlocal,
-			     s->ranks, s->topology[0] ? NULL : s->cpus, pl, why,
-			     wl);
+			     s->ranks, pl, s->cpus, sizeof(s->cpus), why, wl);
 	helper_result_free(&res);
 	return rc;
 }
@@ -326,11 +352,12 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 	s.report = cfg->report || (job_env(sp, ENV_REPORT, env, sizeof(env)) == 0 &&
 				   !strcmp(env, "yes"));
 	if (!plan->dry_run) {
-		char *abstract = NULL;
-		if (spank_get_item(sp, S_STEP_ALLOC_CORES, &abstract) ||
-		    step_cpus(abstract, s.cpus, sizeof(s.cpus), &s.pus_per_core,
-			      why, sizeof(why)) < 0)
+		if (spank_get_item(sp, S_STEP_ALLOC_CORES, &s.cores) ||
+		    (s.ncores = count_list(s.cores)) <= 0) {
+			snprintf(why, sizeof(why), "Slurm gave no core list for "
+				 "the step (%.200s)", s.cores ? s.cores : "none");
 			goto failed;
+		}
 	}
 	if (run_helper(cfg, &s, &pl, why, sizeof(why)) < 0)
 		goto failed;

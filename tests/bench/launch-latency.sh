@@ -4,8 +4,9 @@
 # small valid matrix), alternately, RUNS times each, both as jobs of their
 # own and as steps of one allocation; prints the median and mean of each and
 # their ratio (with / without; the goal is below 1.10), then where the time
-# goes: the helper alone, and hwloc's topology discovery, which both
-# slurmstepd (the step's CPUs) and the helper do once per node and step.
+# goes: the helper alone, and hwloc's topology discovery, which the helper
+# does once per node and step (slurmstepd itself never loads a topology:
+# it passes Slurm's core numbers to the helper with --slurm-cores).
 # A benchmark, not a test: run by hand, as root, from the top of the build
 # tree (or with top_srcdir/top_builddir set):
 #

@@ -1,6 +1,6 @@
 #!/bin/bash
 # 16-helper-failures.sh - a helper that hangs (killed at timeout=, with its
-# children), crashes, answers garbage, places ranks outside the step's CPUs,
+# children), crashes, answers garbage, places ranks outside the CPUs it says it placed them among,
 # prints without end, or does not exist: the step falls back (on_error=warn)
 # or does not start (on_error=fail), promptly, and leaves nothing behind.
 set -u
@@ -28,7 +28,7 @@ cases=(
 	"hang		treematch-helper took more than 2 s \\(timeout\\)"
 	"crash		treematch-helper crashed \\(signal 11\\)"
 	"garbage	the helper's output is not JSON \\(.*\\)"
-	"outside	the helper placed rank [0-9]+ outside the step's CPUs"
+	"outside	the helper placed rank [0-9]+ outside the CPUs it was given"
 	"flood		treematch-helper printed too much"
 	"missing	cannot execute $TM_FAKES/missing: No such file or directory"
 )
