@@ -34,7 +34,7 @@ enum {
 	COARSEST = 80,        /* stop coarsening at about this many vertices */
 	MAX_FM_PASSES = 8,
 	SEEDS = 4,            /* growing trials on the coarsest graph */
-	FEW_SEEDS_ABOVE = 20000, /* vertices: then 2 trials on the whole graph */
+	SINGLE_LEVEL_MAX_DEGREE = 16, /* average, for the single-level trial */
 };
 
 /* A graph of one level: edges in a tm_matrix, ranks merged per vertex. */
@@ -312,20 +312,29 @@ static int fm_pass(work *w, const level *lv, long target, long tol,
 			else
 				w->ext[v] += g->weight[e];
 		}
-		if (push_gain(w, v) < 0)
+		/* Only the boundary can gain; inner vertices join the heaps
+		 * when a neighbour moves, or when balance needs them. */
+		if (w->ext[v] > 0 && push_gain(w, v) < 0)
 			return -1;
 	}
+	int inner_pushed[2] = { 0, 0 };
 	double current = *cut, best = *cut;
 	long best_off = labs(wa - target);
 	for (;;) {
 		int from, v;
 
-		if (wa > target + tol) {
-			from = 0;
-			v = pop_valid(w, 0);
-		} else if (wa < target - tol) {
-			from = 1;
-			v = pop_valid(w, 1);
+		if (wa > target + tol || wa < target - tol) {
+			from = wa > target + tol ? 0 : 1;
+			v = pop_valid(w, from);
+			if (v < 0 && !inner_pushed[from]) {
+				/* balance must move a vertex off the boundary */
+				inner_pushed[from] = 1;
+				for (int u = 0; u < g->n; u++)
+					if (w->side[u] == from && !w->locked[u] &&
+					    w->ext[u] <= 0 && push_gain(w, u) < 0)
+						return -1;
+				v = pop_valid(w, from);
+			}
 		} else {
 			int v0 = pop_valid(w, 0), v1 = pop_valid(w, 1);
 			double g0 = v0 >= 0 ? w->ext[v0] - w->in[v0] : 0;
@@ -377,9 +386,8 @@ static int fm_pass(work *w, const level *lv, long target, long tol,
 	}
 	for (int i = nmoves - 1; i >= best_moves; i--)
 		w->side[w->moves[i]] = (char)(1 - w->side[w->moves[i]]);
-	double before = *cut;
-	*cut = cut_weight(g, w->side); /* no drift from the running sums */
-	(void)before;
+	/* the running sum: each move changed the cut by exactly its gain */
+	*cut = best;
 	return best_moves > 0;
 }
 
@@ -474,7 +482,10 @@ static int initial_cut(work *w, const level *lv, long target, long total,
 	seeds[2] = heaviest;
 	seeds[3] = 0;
 	int grow_a = target <= total - target;
-	int nseeds = g->n > FEW_SEEDS_ABOVE ? 2 : SEEDS;
+	/* on the whole graph (tol 0: the single-level cut), the two ends of a
+	 * breadth-first diameter, which is what suits grids; on the coarsest
+	 * graph of the multilevel path, trials are cheap: all four */
+	int nseeds = tol == 0 && g->n > COARSEST ? 2 : SEEDS;
 	for (int s = 0; s < nseeds; s++) {
 		int dup = 0;
 		for (int t = 0; t < s; t++)
@@ -563,7 +574,10 @@ tm_status tm_bisect(const tm_matrix *g, int size_a, char *side, tm_error *err)
 		multilevel_cut = cut_weight(g, w.side);
 		memcpy(side, w.side, (size_t)n);
 	}
-	/* the single-level cut, on the graph itself */
+	/* the single-level cut, on the graph itself: for sparse graphs, the
+	 * grids it suits (a dense graph's structure is the coarse levels') */
+	if (nlevels > 1 && g->row_start[n] > (int64_t)n * SINGLE_LEVEL_MAX_DEGREE)
+		goto out;
 	if (initial_cut(&w, &lv[0], size_a, n, 0) < 0) {
 		st = tm_error_nomem(err);
 		goto out;

@@ -127,8 +127,9 @@ out:
  * side as a whole.  Afterwards, every two parts that exchange something are
  * refined together: Fiduccia-Mattheyses on their union, sizes kept.  Moves
  * between p and q change no edge to a third part, so each step can only
- * lower the cut of the whole split.  Heaviest pairs first; rounds repeat
- * while one helps, at most a few times. */
+ * lower the cut of the whole split.  Heaviest pairs first (those that
+ * exchange less than half the average of a pair are left: little to gain);
+ * rounds repeat while one helps, at most a few times. */
 enum { PAIR_ROUNDS = 3 };
 
 static double cut_between(const tm_matrix *m, const int *part_of, int nparts,
@@ -190,9 +191,17 @@ static tm_status refine_pairs(const tm_matrix *m, int nparts, int *part_of,
 	for (int round = 0; round < PAIR_ROUNDS && st == TM_OK; round++) {
 		long npairs = 0;
 
+		long adjacent = 0;
+		for (int p = 0; p < nparts; p++)
+			for (int q = p + 1; q < nparts; q++)
+				adjacent += between[p * nparts + q] > 0;
+		/* pairs that exchange little have little to gain: refine those
+		 * above half the average cut of a pair */
+		double floor = adjacent ? cut / (2.0 * (double)adjacent) : 0;
 		for (int p = 0; p < nparts; p++)
 			for (int q = p + 1; q < nparts; q++) {
-				if (between[p * nparts + q] <= 0)
+				if (between[p * nparts + q] <= 0 ||
+				    between[p * nparts + q] < floor)
 					continue;
 				pair_p[npairs] = p;
 				pair_q[npairs] = q;
@@ -250,6 +259,14 @@ static tm_status place(const tm_tree *t, int v, const tm_matrix *g,
 		return TM_OK; /* g->n <= capacity, which is 1 */
 	}
 	int a = t->arity[v];
+	if (t->arity[t->first_child[v]] == 0) {
+		/* Children are leaves: any two of v's ranks meet at v, whichever
+		 * leaves they take, so every arrangement costs the same. */
+		for (int x = 0; x < g->n; x++)
+			leaf_of[ranks[x]] = t->first_child[v] + x -
+					    t->level_start[t->depth];
+		return TM_OK;
+	}
 	int *cap = malloc(sizeof(int) * (size_t)a);
 	int *size = malloc(sizeof(int) * (size_t)a);
 	int *part_of = malloc(sizeof(int) * ((size_t)g->n + 1));

@@ -8,10 +8,50 @@
  */
 #include <config.h>
 
+#include <stdalign.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cli.h"
+
+/* jansson allocates every number and array of a matrix file on its own and
+ * frees them one by one once the matrix is read: on a dense matrix that is
+ * as much work as parsing.  This program is short-lived, so its JSON
+ * values come from an arena that is never given back before exit: a bump
+ * of a pointer each, and freeing is nothing.  (Only this program does so;
+ * the library and the SPANK plugin keep jansson's own malloc.) */
+enum { ARENA_CHUNK = 1 << 20 };
+
+static char *arena_next, *arena_end;
+
+static void *arena_alloc(size_t size)
+{
+	size_t align = alignof(max_align_t);
+
+	size = (size + align - 1) / align * align;
+	if (size > ARENA_CHUNK / 4)
+		return malloc(size); /* big arrays: never freed either */
+	if ((size_t)(arena_end - arena_next) < size) {
+		arena_next = malloc(ARENA_CHUNK);
+		if (!arena_next) {
+			arena_end = NULL;
+			return NULL;
+		}
+		arena_end = arena_next + ARENA_CHUNK;
+	}
+	void *p = arena_next;
+	arena_next += size;
+	return p;
+}
+
+static void arena_free(void *p)
+{
+	(void)p;
+}
 
 static void usage(FILE *out)
 {
@@ -29,6 +69,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	json_set_alloc_funcs(arena_alloc, arena_free);
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_USAGE;

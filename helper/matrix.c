@@ -212,55 +212,113 @@ tm_status tm_matrix_from_entries(int n, size_t count, const int *i,
  * holds a rank outside 0..n-1 or a rank twice: the caller's bug, which
  * must not corrupt memory.
  */
+typedef struct column {
+	int col;
+	double weight;
+} column;
+
+static int by_column(const void *a, const void *b)
+{
+	int x = ((const column *)a)->col, y = ((const column *)b)->col;
+
+	return (x > y) - (x < y);
+}
+
+/* Columns of one row were renumbered: put them back in ascending order,
+ * weights moved along (columns of a row are distinct, so any sort gives
+ * the same result).  Returns -1 when out of memory. */
+static int sort_row(int *col, double *weight, int64_t n)
+{
+	if (n > 32) {
+		column *c = alloc_items((size_t)n, sizeof(*c));
+		if (!c)
+			return -1;
+		for (int64_t i = 0; i < n; i++)
+			c[i] = (column){ col[i], weight[i] };
+		qsort(c, (size_t)n, sizeof(*c), by_column);
+		for (int64_t i = 0; i < n; i++) {
+			col[i] = c[i].col;
+			weight[i] = c[i].weight;
+		}
+		free(c);
+		return 0;
+	}
+	for (int64_t i = 1; i < n; i++) {
+		int c = col[i];
+		double w = weight[i];
+		int64_t j = i;
+
+		while (j > 0 && col[j - 1] > c) {
+			col[j] = col[j - 1];
+			weight[j] = weight[j - 1];
+			j--;
+		}
+		col[j] = c;
+		weight[j] = w;
+	}
+	return 0;
+}
+
+/* The rows are already valid (symmetric, merged, no diagonal): only keep
+ * the columns that are selected and renumber them, two passes, no sort of
+ * the whole.  The partitioners call this at every split. */
 tm_matrix *tm_matrix_subset(const tm_matrix *m, const int *ranks, int k)
 {
-	int *position = NULL, *pair_i = NULL, *pair_j = NULL;
-	double *pair_w = NULL;
-	size_t pairs = 0;
+	int *position = NULL;
 	tm_matrix *sub = NULL;
 
 	if (!m || k < 0 || (k > 0 && !ranks))
 		return NULL;
 	position = alloc_items((size_t)m->n, sizeof(*position));
-	if (!position)
-		return NULL;
+	sub = calloc(1, sizeof(*sub));
+	if (!position || !sub)
+		goto fail;
 	for (int r = 0; r < m->n; r++)
 		position[r] = -1;
 	for (int a = 0; a < k; a++) {
 		if (ranks[a] < 0 || ranks[a] >= m->n || position[ranks[a]] >= 0)
-			goto out;
+			goto fail;
 		position[ranks[a]] = a;
 	}
+	sub->n = k;
+	sub->row_start = alloc_items((size_t)k + 1, sizeof(*sub->row_start));
+	if (!sub->row_start)
+		goto fail;
+	sub->row_start[0] = 0;
+	for (int a = 0; a < k; a++) {
+		int64_t kept = 0;
+		for (int64_t p = m->row_start[ranks[a]];
+		     p < m->row_start[ranks[a] + 1]; p++)
+			kept += position[m->col[p]] >= 0;
+		sub->row_start[a + 1] = sub->row_start[a] + kept;
+	}
+	sub->col = alloc_items((size_t)sub->row_start[k], sizeof(*sub->col));
+	sub->weight = alloc_items((size_t)sub->row_start[k], sizeof(*sub->weight));
+	if (!sub->col || !sub->weight)
+		goto fail;
+	for (int a = 0; a < k; a++) {
+		int64_t o = sub->row_start[a], first = o;
+		int ordered = 1;
 
-	for (int a = 0; a < k; a++)
 		for (int64_t p = m->row_start[ranks[a]];
-		     p < m->row_start[ranks[a] + 1]; p++)
-			if (position[m->col[p]] > a)
-				pairs++;
-	pair_i = alloc_items(pairs, sizeof(*pair_i));
-	pair_j = alloc_items(pairs, sizeof(*pair_j));
-	pair_w = alloc_items(pairs, sizeof(*pair_w));
-	if (!pair_i || !pair_j || !pair_w)
-		goto out;
-	pairs = 0;
-	for (int a = 0; a < k; a++)
-		for (int64_t p = m->row_start[ranks[a]];
-		     p < m->row_start[ranks[a] + 1]; p++)
-			if (position[m->col[p]] > a) {
-				pair_i[pairs] = a;
-				pair_j[pairs] = position[m->col[p]];
-				pair_w[pairs] = m->weight[p];
-				pairs++;
-			}
-	if (tm_matrix_from_entries(k, pairs, pair_i, pair_j, pair_w, &sub,
-				   NULL) != TM_OK)
-		sub = NULL;
-out:
+		     p < m->row_start[ranks[a] + 1]; p++) {
+			int c = position[m->col[p]];
+			if (c < 0)
+				continue;
+			ordered &= o == first || sub->col[o - 1] < c;
+			sub->col[o] = c;
+			sub->weight[o++] = m->weight[p];
+		}
+		if (!ordered && sort_row(sub->col + first, sub->weight + first,
+					 o - first) < 0)
+			goto fail;
+	}
 	free(position);
-	free(pair_i);
-	free(pair_j);
-	free(pair_w);
 	return sub;
+fail:
+	free(position);
+	tm_matrix_free(sub);
+	return NULL;
 }
 
 double tm_matrix_get(const tm_matrix *m, int i, int j)

@@ -11,9 +11,9 @@
  * tree's nodes; the few candidates whose own side gains most are then
  * priced exactly, both sides, and the best swap that lowers the cost is
  * made.  So a rank costs O(degree x depth) plus a constant number of its
- * partners' degrees, dense rows included.  Passes repeat until one changes
- * nothing (or a fixed number of them: a count, so the result never depends
- * on the machine).
+ * partners' degrees, dense rows included.  Passes repeat until one gains
+ * less than a thousandth of the cost, or a fixed number of them: counts and
+ * costs, never times, so the result never depends on the machine.
  */
 #include <config.h>
 
@@ -21,13 +21,17 @@
 #include <string.h>
 
 #include "map_internal.h"
+#include "tm_cost.h"
 
 enum {
 	REFINE_MAX_PASSES = 8,
 	REFINE_MAX_NEIGHBOURS = 16,   /* heaviest ones looked at per rank */
-	REFINE_MAX_BLOCK = 64,        /* leaves tried around one neighbour */
+	REFINE_MAX_BLOCK = 32,        /* leaves tried around one neighbour */
 	REFINE_EXACT = 8,             /* candidates priced on both sides */
 };
+
+/* A pass that lowers the cost by less than this fraction is the last. */
+#define REFINE_MIN_GAIN 1e-3
 
 typedef struct refiner {
 	const tm_tree *t;
@@ -192,6 +196,10 @@ static int best_target(refiner *r, int a, int stamp, double *best)
 		int lb = q.sl.leaf[i], b = r->occupant[lb];
 		double delta = q.sl.delta[i];
 
+		/* a swap that does not help a itself is b's to find (when b's
+		 * turn comes, a's leaf is near b's neighbours if b gains) */
+		if (delta >= 0)
+			break;
 		if (b >= 0)
 			delta += move_delta(r, b, lb, q.la, a);
 		if (delta < *best) {
@@ -247,8 +255,10 @@ tm_status tm_refine(const tm_tree *t, const tm_matrix *m, int *leaf_of,
 		st = tm_error_nomem(err);
 		goto out;
 	}
+	double cost = tm_cost_tree(t, m, leaf_of);
 	for (int pass = 0; pass < REFINE_MAX_PASSES; pass++) {
 		int moved = 0;
+		double gained = 0;
 
 		for (int a = 0; a < m->n; a++) {
 			double delta;
@@ -261,6 +271,7 @@ tm_status tm_refine(const tm_tree *t, const tm_matrix *m, int *leaf_of,
 			if (lb < 0)
 				continue;
 			int la = leaf_of[a], b = r.occupant[lb];
+			gained -= delta;
 			leaf_of[a] = lb;
 			r.occupant[lb] = a;
 			r.occupant[la] = b;
@@ -268,8 +279,11 @@ tm_status tm_refine(const tm_tree *t, const tm_matrix *m, int *leaf_of,
 				leaf_of[b] = la;
 			moved++;
 		}
-		if (!moved)
+		/* another pass would gain less than this one did: stop when
+		 * that is a rounding of the cost (computed, not timed) */
+		if (!moved || gained < REFINE_MIN_GAIN * cost)
 			break;
+		cost -= gained;
 	}
 out:
 	free(r.anc);

@@ -94,15 +94,14 @@ char *tm_report_json(const tm_report *r)
 	    json_object_set(root, "hop-bytes", hops) ||
 	    json_object_set_new(root, "seconds", json_real(r->seconds)))
 		goto out;
-	char *dump = json_dumps(root, JSON_PRESERVE_ORDER | JSON_COMPACT);
-	if (dump) {
-		size_t len = strlen(dump);
-		text = malloc(len + 2);
-		if (text) {
-			memcpy(text, dump, len);
-			memcpy(text + len, "\n", 2);
-		}
-		free(dump);
+	/* Into our own buffer: json_dumps would hand back memory from
+	 * whatever allocator the program gave jansson. */
+	size_t flags = JSON_PRESERVE_ORDER | JSON_COMPACT;
+	size_t len = json_dumpb(root, NULL, 0, flags);
+	text = len ? malloc(len + 2) : NULL;
+	if (text) {
+		json_dumpb(root, text, len, flags);
+		memcpy(text + len, "\n", 2);
 	}
 out:
 	json_decref(root);
