@@ -30,6 +30,11 @@ tm_status tm_refine(const tm_tree *t, const tm_matrix *m, int *leaf_of,
 tm_status tm_map_top_down(const tm_tree *t, const tm_matrix *m,
 			  int *leaf_of, tm_error *err);
 
+/* The same, each node sharing its ranks among all its children rather
+ * than as few as hold them (kpartition.c). */
+tm_status tm_map_top_down_spread(const tm_tree *t, const tm_matrix *m,
+				 int *leaf_of, tm_error *err);
+
 /* TreeMatch's GroupProcesses for one level (group.c): split p virtual
  * processes into p / k groups of k.  Processes m->n..p-1 are dummies that
  * communicate with nobody (ExtendComMatrix); p is a multiple of k.  Group g
@@ -58,6 +63,49 @@ tm_status tm_map_round_robin(const tm_tree *t, int n, int *leaf_of,
 			     tm_error *err);
 tm_status tm_map_mpipp(const tm_tree *t, const tm_matrix *m, int starts,
 		       int *leaf_of, tm_error *err);
+
+/* ---- the seeds' other policies (doc/policies.md) ------------------- */
+
+/* SetMatch (setmatch.c).  Phases I and II: set_of[r] receives the
+ * application set of rank r; sets are numbered in the order of their
+ * smallest rank.  Returns the number of sets, or -1 when out of memory. */
+int tm_setmatch_sets(const tm_matrix *m, double threshold, int *set_of);
+tm_status tm_map_setmatch(const tm_tree *t, const tm_matrix *m,
+			  double threshold, int set_cap, int *leaf_of,
+			  tm_error *err);
+
+/* Minimum-cost perfect assignment of the n x n matrix cost (row-major):
+ * row i gets column col_of[i].  O(n^3), deterministic (hungarian.c). */
+tm_status tm_hungarian(int n, const double *cost, int *col_of,
+		       tm_error *err);
+
+/* Hierarchical assignment (hierarchical.c).  tm_hier_group splits the u
+ * units of the symmetric u x u weights w into u / k groups of k (u is a
+ * multiple of k): group g is members[g * k .. g * k + k - 1], its units
+ * ascending, groups in the order of their first unit. */
+tm_status tm_hier_group(const double *w, int u, int k, int *members,
+			tm_error *err);
+/* The (u / k) x (u / k) weights between those groups: the sum of the
+ * weights between their units (0 on the diagonal). */
+void tm_hier_aggregate(const double *w, int u, const int *members, int k,
+		       double *out);
+/* The order of the ranks on the regular tree of the given arities (root
+ * first): order[p] is the rank on leaf p, or -1 for a leaf left free;
+ * prod(arity) entries. */
+tm_status tm_hier_order(const tm_matrix *m, int depth, const int *arity,
+			int *order, tm_error *err);
+tm_status tm_map_hierarchical(const tm_tree *t, const tm_matrix *m,
+			      int *leaf_of, tm_error *err);
+
+/* Congestion-aware spread (spread.c).  tm_numa_depth: the depth of the
+ * nodes spread treats as NUMA nodes (the deepest level whose name has
+ * "+NUMA", else 1: the top-level subtrees). */
+int tm_numa_depth(const tm_tree *t);
+tm_status tm_map_spread(const tm_tree *t, const tm_matrix *m,
+			const int *previous, int *leaf_of, tm_error *err);
+
+/* The leaves below node v are first .. end - 1 (map.c). */
+void tm_leaf_range(const tm_tree *t, int v, int *first, int *end);
 
 /* Sort idx[0..n-1] by increasing key[idx[i]]; equal keys keep their order
  * (sort.c).  Returns -1 when out of memory. */

@@ -28,6 +28,7 @@ enum {
 	REFINE_MAX_NEIGHBOURS = 16,   /* heaviest ones looked at per rank */
 	REFINE_MAX_BLOCK = 32,        /* leaves tried around one neighbour */
 	REFINE_EXACT = 8,             /* candidates priced on both sides */
+	REFINE_ALL_LEAVES = 256,      /* up to this many leaves, try them all */
 };
 
 /* A pass that lowers the cost by less than this fraction is the last. */
@@ -172,6 +173,11 @@ static int best_target(refiner *r, int a, int stamp, double *best)
 		return -2;
 	set_neighbours(r, a, 1);
 	q.here = node_prefix(r, t->level_start[t->depth] + q.la, t->depth);
+	if (t->nleaves <= REFINE_ALL_LEAVES) {
+		/* a small machine: every leaf is a candidate */
+		offer_leaves(r, &q, 0, 0, 0);
+		goto priced;
+	}
 	for (int64_t i = 0; i < deg && i < REFINE_MAX_NEIGHBOURS; i++) {
 		int lk = r->leaf_of[m->col[first + r->by_weight[i]]];
 		int d = t->depth - 1, node = r->anc[d * L + lk];
@@ -190,6 +196,7 @@ static int best_target(refiner *r, int a, int stamp, double *best)
 		r->seen[node] = stamp;
 		offer_leaves(r, &q, node, d, node_prefix(r, node, d));
 	}
+priced:
 	set_neighbours(r, a, 0);
 	*best = -r->eps;
 	for (int i = 0; i < q.sl.n; i++) {

@@ -31,9 +31,20 @@ static tm_status packed(const tm_tree *t, const tm_matrix *m, int *leaf_of,
 	return TM_OK;
 }
 
+/* Top-down with ranks spread over all children: only differs from
+ * tm_map_top_down when the machine has idle leaves. */
+static tm_status spread(const tm_tree *t, const tm_matrix *m, int *leaf_of,
+			tm_error *err)
+{
+	if (m->n == t->nleaves)
+		return tm_map_top_down(t, m, leaf_of, err);
+	return tm_map_top_down_spread(t, m, leaf_of, err);
+}
+
 static const strategy_fn strategies[] = {
 	tm_map_bottom_up,
 	tm_map_top_down,
+	spread,
 	packed,
 };
 
