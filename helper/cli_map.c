@@ -35,6 +35,10 @@ typedef struct map_options {
 	tm_algorithm algorithm;
 	int text;
 	long ntasks;              /* -1: not given */
+	double threshold;         /* setmatch --threshold, percent */
+	int threshold_given;
+	int set_cap;              /* setmatch --set-cap, 0: none */
+	const char *previous;     /* spread --previous FILE */
 } map_options;
 
 void cli_map_usage(FILE *out)
@@ -53,8 +57,15 @@ void cli_map_usage(FILE *out)
 		"  --ntasks N            the job has N tasks: the matrix size must be N\n"
 		"  --cpus-per-task N     give each rank N cores (or PUs) in one subtree  [1]\n"
 		"  --bind core|pu        what a rank is bound to                         [core]\n"
-		"  --algorithm NAME      treematch | packed | round-robin | mpipp | mpipp1\n"
-		"                                                                 [treematch]\n"
+		"  --algorithm NAME      treematch | packed | round-robin | mpipp | mpipp1 |\n"
+		"                        setmatch | hierarchical | spread          [treematch]\n"
+		"                        (doc/policies.md says when each is the right one)\n"
+		"  --threshold PERCENT   setmatch: a weight is significant when it is at least\n"
+		"                        PERCENT %% of the largest one                    [10]\n"
+		"  --set-cap N           setmatch: at most N ranks per top-level subtree\n"
+		"                        (package, NUMA node)                     [its size]\n"
+		"  --previous FILE       spread: the placement before (this command's JSON);\n"
+		"                        pairs whose NUMA nodes have room stay there\n"
 		"  --level-costs LIST    cost of a pair per level, root first (e.g. 100,10,1)\n"
 		"                        [each level up costs ten times more]\n"
 		"  --format json|text    output for programs or for people            [json]\n"
@@ -151,6 +162,19 @@ bad:
 	return -1;
 }
 
+/* A percentage: a decimal number from 0 to 100. */
+static int parse_percent(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0 && v <= 100))
+		return -1;
+	*out = v;
+	return 0;
+}
+
 static int parse_costs(const char *s, double *costs, int max)
 {
 	int n = 0;
@@ -177,7 +201,7 @@ static int parse_options(int argc, char **argv, map_options *o)
 	enum { OPT_MATRIX = 256, OPT_TOPOLOGY, OPT_RESTRICT, OPT_SLURM_CORES,
 	       OPT_RANKS,
 	       OPT_NTASKS, OPT_CPT, OPT_BIND, OPT_ALGORITHM, OPT_COSTS,
-	       OPT_FORMAT };
+	       OPT_FORMAT, OPT_THRESHOLD, OPT_SET_CAP, OPT_PREVIOUS };
 	static const struct option longopts[] = {
 		{ "matrix", required_argument, NULL, OPT_MATRIX },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
@@ -190,6 +214,9 @@ static int parse_options(int argc, char **argv, map_options *o)
 		{ "algorithm", required_argument, NULL, OPT_ALGORITHM },
 		{ "level-costs", required_argument, NULL, OPT_COSTS },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "set-cap", required_argument, NULL, OPT_SET_CAP },
+		{ "previous", required_argument, NULL, OPT_PREVIOUS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -198,7 +225,8 @@ static int parse_options(int argc, char **argv, map_options *o)
 
 	*o = (map_options){ .topology = "this", .cpus_per_task = 1,
 			    .bind = TM_LEAF_CORE,
-			    .algorithm = TM_ALGO_TREEMATCH, .ntasks = -1 };
+			    .algorithm = TM_ALGO_TREEMATCH, .ntasks = -1,
+			    .threshold = 10.0 };
 	opterr = 0; /* our messages, one line each */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -236,10 +264,23 @@ static int parse_options(int argc, char **argv, map_options *o)
 			break;
 		case OPT_ALGORITHM:
 			if (tm_algorithm_parse(optarg, &o->algorithm) < 0)
-				return usage_error("--algorithm %s: expected treematch, packed, "
-						   "round-robin, mpipp or mpipp1",
-						   optarg);
+				return usage_error("--algorithm %s: expected %s",
+						   optarg, tm_algorithm_choices());
 			break;
+		case OPT_THRESHOLD:
+			if (parse_percent(optarg, &o->threshold) < 0)
+				return usage_error("--threshold %s: expected a "
+						   "percentage from 0 to 100",
+						   optarg);
+			o->threshold_given = 1;
+			break;
+		case OPT_SET_CAP:
+			if (parse_long(optarg, 1, TM_MATRIX_MAX_ORDER, &v) < 0)
+				return usage_error("--set-cap %s: expected a positive "
+						   "number of ranks", optarg);
+			o->set_cap = (int)v;
+			break;
+		case OPT_PREVIOUS: o->previous = optarg; break;
 		case OPT_FORMAT:
 			if (strcmp(optarg, "json") == 0)
 				o->text = 0;
@@ -261,6 +302,14 @@ static int parse_options(int argc, char **argv, map_options *o)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (!o->matrix)
 		return usage_error("--matrix FILE is required");
+	/* Options of one policy given to another are a mistake, not a
+	 * detail to ignore: the user expected them to change something. */
+	if ((o->threshold_given || o->set_cap) &&
+	    o->algorithm != TM_ALGO_SETMATCH)
+		return usage_error("%s: applies to --algorithm setmatch only",
+				   o->threshold_given ? "--threshold" : "--set-cap");
+	if (o->previous && o->algorithm != TM_ALGO_SPREAD)
+		return usage_error("--previous: applies to --algorithm spread only");
 	if (o->slurm_cores[0]) {
 		if (o->restrict_cpus)
 			return usage_error("--restrict and --slurm-cores: "
@@ -362,9 +411,10 @@ static int build_tree(const map_options *o, int nranks, tm_tree **out,
 		}
 	}
 	if (nranks > t->nleaves) {
-		fprintf(stderr, CLI_PROGRAM ": warning: %d ranks on %d %s: "
-			"some get %d ranks each\n", nranks, t->nleaves,
-			o->bind == TM_LEAF_PU ? "PUs" : "cores",
+		fprintf(stderr, CLI_PROGRAM ": warning: %d ranks on %d %s%s: "
+			"up to %d ranks share one\n", nranks, t->nleaves,
+			o->bind == TM_LEAF_PU ? "PU" : "core",
+			t->nleaves == 1 ? "" : "s",
 			(nranks + t->nleaves - 1) / t->nleaves);
 		next = tm_tree_oversubscribe(t, nranks, err);
 		tm_tree_free(t);
@@ -387,9 +437,10 @@ static double seconds_since(const struct timespec *start)
 
 /* Place with the chosen algorithm, then with the baselines to compare. */
 static int place_and_compare(const map_options *o, const tm_tree *t,
-			     const tm_matrix *sub, tm_report *rep,
-			     int *leaf_of, tm_error *err)
+			     const tm_matrix *sub, const int *previous,
+			     tm_report *rep, int *leaf_of, tm_error *err)
 {
+	tm_map_options opt = TM_MAP_OPTIONS_DEFAULT;
 	static const tm_algorithm compared[] = {
 		TM_ALGO_TREEMATCH, TM_ALGO_PACKED, TM_ALGO_ROUND_ROBIN
 	};
@@ -400,8 +451,11 @@ static int place_and_compare(const map_options *o, const tm_tree *t,
 		tm_error_nomem(err);
 		return CLI_BAD_INPUT;
 	}
+	opt.threshold = o->threshold;
+	opt.set_cap = o->set_cap;
+	opt.previous = previous;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	if (tm_map(o->algorithm, t, sub, leaf_of, err)) {
+	if (tm_map_with(o->algorithm, &opt, t, sub, leaf_of, err)) {
 		free(other);
 		return CLI_BAD_INPUT;
 	}
@@ -431,7 +485,7 @@ int cli_map(int argc, char **argv)
 	tm_error err = { 0 };
 	tm_matrix *m = NULL, *sub = NULL;
 	tm_tree *t = NULL;
-	int *ranks = NULL, *leaf_of = NULL, nranks = 0;
+	int *ranks = NULL, *leaf_of = NULL, *previous = NULL, nranks = 0;
 	char *text = NULL;
 	int rc = parse_options(argc, argv, &o);
 
@@ -452,12 +506,20 @@ int cli_map(int argc, char **argv)
 			rc = CLI_BAD_INPUT;
 		}
 	}
+	if (rc == CLI_OK && o.previous) {
+		previous = malloc(sizeof(int) * ((size_t)nranks + 1));
+		if (!previous)
+			tm_error_nomem(&err);
+		if (!previous || tm_previous_load(o.previous, t, m->n, ranks,
+						  nranks, previous, &err))
+			rc = CLI_BAD_INPUT;
+	}
 	tm_report rep = { .algorithm = tm_algorithm_name(o.algorithm),
 			  .topology = o.topology, .size = m->n,
 			  .nranks = nranks, .ranks = ranks,
 			  .leaf_of = leaf_of, .tree = t };
 	if (rc == CLI_OK)
-		rc = place_and_compare(&o, t, sub, &rep, leaf_of, &err);
+		rc = place_and_compare(&o, t, sub, previous, &rep, leaf_of, &err);
 	if (rc == CLI_OK) {
 		text = o.text ? tm_report_text(&rep) : tm_report_json(&rep);
 		if (!text) {
@@ -471,6 +533,7 @@ int cli_map(int argc, char **argv)
 		input_error(&err);
 	free(text);
 	free(leaf_of);
+	free(previous);
 	free(ranks);
 	tm_matrix_free(sub);
 	tm_matrix_free(m);

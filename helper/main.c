@@ -21,12 +21,29 @@
 /* jansson allocates every number and array of a matrix file on its own and
  * frees them one by one once the matrix is read: on a dense matrix that is
  * as much work as parsing.  This program is short-lived, so its JSON
- * values come from an arena that is never given back before exit: a bump
- * of a pointer each, and freeing is nothing.  (Only this program does so;
- * the library and the SPANK plugin keep jansson's own malloc.) */
+ * values come from an arena: a bump of a pointer each, freeing is nothing,
+ * and the whole arena goes at exit.  (Only this program does so; the
+ * library and the SPANK plugin keep jansson's own malloc.) */
 enum { ARENA_CHUNK = 1 << 20 };
 
+typedef struct chunk {
+	struct chunk *prev;
+	max_align_t data[];   /* what is handed out, suitably aligned */
+} chunk;
+
+static chunk *arena_last;
 static char *arena_next, *arena_end;
+
+static void *arena_block(size_t size)
+{
+	chunk *c = malloc(sizeof(chunk) + size);
+
+	if (!c)
+		return NULL;
+	c->prev = arena_last;
+	arena_last = c;
+	return c->data;
+}
 
 static void *arena_alloc(size_t size)
 {
@@ -34,14 +51,12 @@ static void *arena_alloc(size_t size)
 
 	size = (size + align - 1) / align * align;
 	if (size > ARENA_CHUNK / 4)
-		return malloc(size); /* big arrays: never freed either */
+		return arena_block(size); /* a big array: a block of its own */
 	if ((size_t)(arena_end - arena_next) < size) {
-		arena_next = malloc(ARENA_CHUNK);
-		if (!arena_next) {
-			arena_end = NULL;
+		arena_next = arena_block(ARENA_CHUNK);
+		arena_end = arena_next ? arena_next + ARENA_CHUNK : NULL;
+		if (!arena_next)
 			return NULL;
-		}
-		arena_end = arena_next + ARENA_CHUNK;
 	}
 	void *p = arena_next;
 	arena_next += size;
@@ -51,6 +66,15 @@ static void *arena_alloc(size_t size)
 static void arena_free(void *p)
 {
 	(void)p;
+}
+
+static void arena_release(void)
+{
+	while (arena_last) {
+		chunk *prev = arena_last->prev;
+		free(arena_last);
+		arena_last = prev;
+	}
 }
 
 static void usage(FILE *out)
@@ -70,8 +94,10 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
 	json_set_alloc_funcs(arena_alloc, arena_free);
+	atexit(arena_release);
 	if (argc < 2) {
-		usage(stderr);
+		fprintf(stderr, CLI_PROGRAM ": expected a command: map "
+			"(try " CLI_PROGRAM " --help)\n");
 		return CLI_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

@@ -31,21 +31,29 @@ static tm_status packed(const tm_tree *t, const tm_matrix *m, int *leaf_of,
 	return TM_OK;
 }
 
-/* Top-down with ranks spread over all children: only differs from
- * tm_map_top_down when the machine has idle leaves. */
-static tm_status spread(const tm_tree *t, const tm_matrix *m, int *leaf_of,
-			tm_error *err)
+/* Whether a strategy can give something the others do not. */
+static int always(const tm_tree *t, const tm_matrix *m)
 {
-	if (m->n == t->nleaves)
-		return tm_map_top_down(t, m, leaf_of, err);
-	return tm_map_top_down_spread(t, m, leaf_of, err);
+	(void)t;
+	(void)m;
+	return 1;
 }
 
-static const strategy_fn strategies[] = {
-	tm_map_bottom_up,
-	tm_map_top_down,
-	spread,
-	packed,
+/* Spreading ranks over all children only differs from packing them when
+ * the machine has idle leaves. */
+static int idle_leaves(const tm_tree *t, const tm_matrix *m)
+{
+	return m->n < t->nleaves;
+}
+
+static const struct strategy {
+	strategy_fn build;
+	int (*applies)(const tm_tree *t, const tm_matrix *m);
+} strategies[] = {
+	{ tm_map_bottom_up, always },
+	{ tm_map_top_down, always },
+	{ tm_map_top_down_spread, idle_leaves },
+	{ packed, always },
 };
 
 /* Refining is what costs time, and it rarely lifts a placement past one
@@ -62,20 +70,25 @@ tm_status tm_map_treematch(const tm_tree *t, const tm_matrix *m,
 	tm_status st = TM_OK;
 
 	for (int s = 0; s < N && st == TM_OK; s++) {
+		if (!strategies[s].applies(t, m))
+			continue;
 		placed[s] = malloc(sizeof(int) * ((size_t)m->n + 1));
 		if (!placed[s])
 			st = tm_error_nomem(err);
 		else
-			st = strategies[s](t, m, placed[s], err);
+			st = strategies[s].build(t, m, placed[s], err);
 		if (st == TM_OK)
 			cost[s] = tm_cost_tree(t, m, placed[s]);
 	}
 	double first = 0;
+	int have = 0;
 	for (int s = 0; s < N && st == TM_OK; s++)
-		if (s == 0 || cost[s] < first)
+		if (placed[s] && (!have || cost[s] < first)) {
 			first = cost[s];
+			have = 1;
+		}
 	for (int s = 0; s < N && st == TM_OK; s++) {
-		if (cost[s] > first * WORTH_REFINING)
+		if (!placed[s] || cost[s] > first * WORTH_REFINING)
 			continue;
 		st = tm_refine(t, m, placed[s], err);
 		if (st != TM_OK)
