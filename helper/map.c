@@ -13,6 +13,9 @@ static const char *const algorithm_names[TM_ALGO_COUNT] = {
 	[TM_ALGO_ROUND_ROBIN] = "round-robin",
 	[TM_ALGO_MPIPP] = "mpipp",
 	[TM_ALGO_MPIPP1] = "mpipp1",
+	[TM_ALGO_SETMATCH] = "setmatch",
+	[TM_ALGO_HIERARCHICAL] = "hierarchical",
+	[TM_ALGO_SPREAD] = "spread",
 };
 
 const char *tm_algorithm_name(tm_algorithm a)
@@ -29,6 +32,28 @@ int tm_algorithm_parse(const char *name, tm_algorithm *a)
 		}
 	}
 	return -1;
+}
+
+const char *tm_algorithm_choices(void)
+{
+	/* Written out rather than built, so that it is a constant; the unit
+	 * test checks that it names every algorithm. */
+	return "treematch, packed, round-robin, mpipp, mpipp1, setmatch, "
+	       "hierarchical or spread";
+}
+
+/* Leaves below a node are contiguous: follow its first and last child
+ * chains down. */
+void tm_leaf_range(const tm_tree *t, int v, int *first, int *end)
+{
+	int lo = v, hi = v;
+
+	while (t->first_child[lo] >= 0) {
+		lo = t->first_child[lo];
+		hi = t->first_child[hi] + t->arity[hi] - 1;
+	}
+	*first = lo - t->level_start[t->depth];
+	*end = hi - t->level_start[t->depth] + 1;
 }
 
 int *tm_leaf_ancestors(const tm_tree *t)
@@ -49,6 +74,17 @@ int *tm_leaf_ancestors(const tm_tree *t)
 tm_status tm_map(tm_algorithm a, const tm_tree *t, const tm_matrix *m,
 		 int *leaf_of, tm_error *err)
 {
+	return tm_map_with(a, NULL, t, m, leaf_of, err);
+}
+
+tm_status tm_map_with(tm_algorithm a, const tm_map_options *opt,
+		      const tm_tree *t, const tm_matrix *m, int *leaf_of,
+		      tm_error *err)
+{
+	static const tm_map_options defaults = TM_MAP_OPTIONS_DEFAULT;
+
+	if (!opt)
+		opt = &defaults;
 	if (m->n > t->nleaves)
 		return tm_error_set(err, TM_ERR_USAGE,
 				    "%d ranks do not fit on %d leaves",
@@ -67,6 +103,13 @@ tm_status tm_map(tm_algorithm a, const tm_tree *t, const tm_matrix *m,
 		return tm_map_mpipp(t, m, 5, leaf_of, err);
 	case TM_ALGO_MPIPP1:
 		return tm_map_mpipp(t, m, 1, leaf_of, err);
+	case TM_ALGO_SETMATCH:
+		return tm_map_setmatch(t, m, opt->threshold, opt->set_cap,
+				       leaf_of, err);
+	case TM_ALGO_HIERARCHICAL:
+		return tm_map_hierarchical(t, m, leaf_of, err);
+	case TM_ALGO_SPREAD:
+		return tm_map_spread(t, m, opt->previous, leaf_of, err);
 	}
 	return tm_error_set(err, TM_ERR_USAGE, "unknown algorithm %d", (int)a);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tm_map.h"
 #include "tm_spank.h"
 
 #ifndef TM_HELPER_PATH
@@ -96,10 +97,19 @@ static const char *set_key(site_config *cfg, const char *key, const char *v)
 		return copy_path(cfg->matrix_dir, sizeof(cfg->matrix_dir), v) ?
 		       "an absolute path" : NULL;
 	if (!strcmp(key, "topology")) {
-		if ((strncmp(v, "xml:", 4) && strncmp(v, "synthetic:", 10)) ||
+		if ((strncmp(v, "xml:", 4) && strncmp(v, "synthetic:", 10) &&
+		     strncmp(v, "tree:", 5)) ||
 		    strlen(v) >= sizeof(cfg->topology))
-			return "xml:PATH or synthetic:DESCRIPTION";
+			return "xml:PATH, synthetic:DESCRIPTION or tree:ARITIES";
 		strcpy(cfg->topology, v);
+		return NULL;
+	}
+	if (!strcmp(key, "algorithm")) {
+		tm_algorithm a;
+
+		if (tm_algorithm_parse(v, &a) < 0)
+			return tm_algorithm_choices();
+		snprintf(cfg->algorithm, sizeof(cfg->algorithm), "%s", v);
 		return NULL;
 	}
 	if (!strcmp(key, "max_size"))
@@ -111,7 +121,8 @@ static const char *set_key(site_config *cfg, const char *key, const char *v)
 void config_parse(site_config *cfg, int ac, char **av)
 {
 	static const char keys[] = "helper, on_error, timeout, bind, report, "
-				   "matrix_dir, auto, topology or max_size";
+				   "matrix_dir, auto, topology, algorithm or "
+				   "max_size";
 
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(cfg->helper, sizeof(cfg->helper), "%s", TM_HELPER_PATH);

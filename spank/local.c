@@ -153,6 +153,7 @@ static void unset_all_variables(void)
 	forget(ENV_MATRIX_ARG);
 	forget(ENV_REPORT);
 	forget(ENV_TOPOLOGY);
+	forget(ENV_ALGORITHM);
 }
 
 static void report_problem(const site_config *cfg, const char *problem)
@@ -269,5 +270,11 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 		setenv(ENV_TOPOLOGY, user_opt.topology, 1);
 	else
 		forget(ENV_TOPOLOGY);
+	/* The user's choice; without one the nodes take the site's
+	 * algorithm= (the same plugstack.conf), else the helper's default. */
+	if (user_opt.algorithm)
+		setenv(ENV_ALGORITHM, user_opt.algorithm, 1);
+	else
+		forget(ENV_ALGORITHM);
 	return 0;
 }

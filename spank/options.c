@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tm_map.h"
 #include "tm_spank.h"
 
 user_options user_opt;
@@ -25,7 +26,7 @@ static int set_string(char **dst, const char *v)
 	return 0;
 }
 
-enum { OPT_MATRIX, OPT_REPORT, OPT_TOPOLOGY };
+enum { OPT_MATRIX, OPT_REPORT, OPT_TOPOLOGY, OPT_ALGORITHM };
 
 static int option_cb(int val, const char *optarg, int remote)
 {
@@ -42,13 +43,26 @@ static int option_cb(int val, const char *optarg, int remote)
 		return 0;
 	case OPT_TOPOLOGY:
 		if (!optarg || (strncmp(optarg, "xml:", 4) &&
-				strncmp(optarg, "synthetic:", 10))) {
+				strncmp(optarg, "synthetic:", 10) &&
+				strncmp(optarg, "tree:", 5))) {
 			say(PLUGIN ": --comm-matrix-topology=%s: expected "
-			    "xml:PATH or synthetic:DESCRIPTION",
+			    "xml:PATH, synthetic:DESCRIPTION or tree:ARITIES",
 			    optarg ? optarg : "");
 			return -1;
 		}
 		return set_string(&user_opt.topology, optarg);
+	case OPT_ALGORITHM: {
+		/* Checked here, in srun, with the helper's own list: a typo
+		 * stops the step before anything is allocated. */
+		tm_algorithm a;
+
+		if (!optarg || tm_algorithm_parse(optarg, &a) < 0) {
+			say(PLUGIN ": --comm-matrix-algorithm=%s: expected %s",
+			    optarg ? optarg : "", tm_algorithm_choices());
+			return -1;
+		}
+		return set_string(&user_opt.algorithm, optarg);
+	}
 	}
 	return -1;
 }
@@ -64,9 +78,15 @@ static struct spank_option options[] = {
 	  "round-robin on stderr [treematch]",
 	  0, OPT_REPORT, option_cb },
 	{ "comm-matrix-topology", "TOPO",
-	  "Dry run: compute the placement on TOPO (xml:PATH or "
-	  "synthetic:DESCRIPTION) and export it, without binding [treematch]",
+	  "Dry run: compute the placement on TOPO (xml:PATH, "
+	  "synthetic:DESCRIPTION or tree:ARITIES such as tree:2,8,2) and "
+	  "export it, without binding [treematch]",
 	  1, OPT_TOPOLOGY, option_cb },
+	{ "comm-matrix-algorithm", "NAME",
+	  "How --comm-matrix places tasks: treematch (the default), setmatch "
+	  "(collective I/O), hierarchical, spread (NUMA memory congestion), "
+	  "packed, round-robin, mpipp or mpipp1 [treematch]",
+	  1, OPT_ALGORITHM, option_cb },
 	SPANK_OPTIONS_TABLE_END
 };
 

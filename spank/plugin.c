@@ -78,6 +78,7 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
 	node_plan_free(&plan);
 	free(user_opt.matrix);
 	free(user_opt.topology);
-	user_opt.matrix = user_opt.topology = NULL;
+	free(user_opt.algorithm);
+	user_opt.matrix = user_opt.topology = user_opt.algorithm = NULL;
 	return 0;
 }

@@ -19,6 +19,7 @@
 
 #include "helper_run.h"
 #include "placement.h"
+#include "tm_map.h"
 #include "tm_spank.h"
 
 enum { CPULIST_MAX = 8192 };
@@ -33,6 +34,7 @@ typedef struct step_info {
 	char node[64];
 	char matrix[PATH_TEXT_MAX];
 	char topology[TEXT_MAX];  /* "" = this machine */
+	char algorithm[TEXT_MAX]; /* "" = the helper's default */
 	int report;
 	char *cores;              /* the step's cores here, Slurm's numbers */
 	int ncores;
@@ -51,23 +53,22 @@ static int job_env(spank_t sp, const char *name, char *buf, int len)
 static void forget_variables(spank_t sp)
 {
 	static const char *const names[] = { ENV_MATRIX, ENV_MATRIX_ARG,
-		ENV_FALLBACK, ENV_ABORT, ENV_REPORT, ENV_TOPOLOGY, ENV_CPUS,
-		ENV_STATUS };
+		ENV_FALLBACK, ENV_ABORT, ENV_REPORT, ENV_TOPOLOGY, ENV_ALGORITHM,
+		ENV_CPUS, ENV_STATUS };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		spank_unsetenv(sp, names[i]);
 }
 
 /* The node's Slurm name: several slurmds on one host (and the tests) share
- * a host name.  The job's environment gets SLURMD_NODENAME only for the
- * tasks, but slurmstepd inherits it from slurmd when slurmd has it. */
-static void node_name(spank_t sp, char *buf, int len)
+ * a host name.  slurmstepd inherits SLURMD_NODENAME from its slurmd; the
+ * job's environment is no guide: in a batch job it names the batch host,
+ * the same on every node. */
+static void node_name(char *buf, int len)
 {
 	const char *own = getenv("SLURMD_NODENAME");
 
-	if (job_env(sp, "SLURMD_NODENAME", buf, len) == 0)
-		return;
-	if (own) {
+	if (own && *own) {
 		snprintf(buf, (size_t)len, "%s", own);
 		return;
 	}
@@ -219,6 +220,10 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 	argv[a++] = cpt;
 	argv[a++] = "--bind";
 	argv[a++] = cfg->bind_pu ? "pu" : "core";
+	if (s->algorithm[0]) {
+		argv[a++] = "--algorithm";
+		argv[a++] = s->algorithm;
+	}
 	argv[a++] = "--format";
 	argv[a++] = "json";
 	argv[a] = NULL;
@@ -331,7 +336,7 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 		return 0; /* no matrix: the step is Slurm's alone */
 	}
 	plan->active = 1;
-	node_name(sp, s.node, sizeof(s.node));
+	node_name(s.node, sizeof(s.node));
 
 	if (cfg->error[0]) {
 		snprintf(why, sizeof(why), "the plugin is disabled: %.900s", cfg->error);
@@ -349,6 +354,22 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 	else if (job_env(sp, ENV_TOPOLOGY, env, sizeof(env)) == 0)
 		snprintf(s.topology, sizeof(s.topology), "%s", env);
 	plan->dry_run = s.topology[0] != '\0';
+	/* The user's --comm-matrix-algorithm wins over the site's algorithm=.
+	 * srun checked the name; the job's environment is the user's to
+	 * change, so it is checked again before it reaches a command line. */
+	if (job_env(sp, ENV_ALGORITHM, env, sizeof(env)) == 0)
+		snprintf(s.algorithm, sizeof(s.algorithm), "%s", env);
+	else
+		snprintf(s.algorithm, sizeof(s.algorithm), "%s", cfg->algorithm);
+	tm_algorithm algorithm;
+	if (s.algorithm[0] && tm_algorithm_parse(s.algorithm, &algorithm) < 0) {
+		char name[64];
+
+		text_clean(name, sizeof(name), s.algorithm, strlen(s.algorithm));
+		snprintf(why, sizeof(why), ENV_ALGORITHM "=%s: expected %s", name,
+			 tm_algorithm_choices());
+		goto failed;
+	}
 	s.report = cfg->report || (job_env(sp, ENV_REPORT, env, sizeof(env)) == 0 &&
 				   !strcmp(env, "yes"));
 	if (!plan->dry_run) {

@@ -29,6 +29,7 @@
 #define ENV_ABORT       "SLURM_TREEMATCH_ABORT"       /* on_error=fail */
 #define ENV_REPORT      "SLURM_TREEMATCH_REPORT"      /* "yes" */
 #define ENV_TOPOLOGY    "SLURM_TREEMATCH_TOPOLOGY"    /* dry-run topology */
+#define ENV_ALGORITHM   "SLURM_TREEMATCH_ALGORITHM"   /* the user's policy */
 /* What each task gets. */
 #define ENV_CPUS        "SLURM_TREEMATCH_CPUS"
 #define ENV_STATUS      "SLURM_TREEMATCH_STATUS"
@@ -46,6 +47,8 @@ typedef struct site_config {
 	int auto_matrix;                /* auto=yes */
 	char topology[TEXT_MAX];        /* topology=..., "" = the real one */
 	long long max_size;             /* max_size=BYTES of a matrix file */
+	char algorithm[32];             /* algorithm=NAME, "" = the helper's
+					 * default (treematch) */
 	char error[TEXT_MAX];           /* why the line is invalid, "" if ok */
 } site_config;
 
@@ -58,6 +61,7 @@ typedef struct user_options {
 	char *matrix;    /* --comm-matrix=FILE, NULL if not given */
 	int report;      /* --comm-matrix-report */
 	char *topology;  /* --comm-matrix-topology=TOPO */
+	char *algorithm; /* --comm-matrix-algorithm=NAME, checked */
 } user_options;
 
 extern user_options user_opt;

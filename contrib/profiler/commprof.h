@@ -190,6 +190,9 @@ void commprof_report(void);
 /* The output path: COMMPROF_OUTPUT with its %-sequences expanded, or the
  * default name.  Called on world rank 0 only.  NULL when out of memory. */
 char *commprof_output_path(int world_size);
+/* The I/O matrix's: COMMPROF_IO_OUTPUT expanded the same way, or the
+ * output path with ".io.json" for its ".json" (appended if none). */
+char *commprof_io_output_path(int world_size);
 
 /* Writing the JSON file through a temporary file and a rename, so that a
  * reader never sees half a file. */
@@ -203,7 +206,7 @@ struct commprof_writer {
 };
 
 int commprof_writer_open(struct commprof_writer *w, const char *path,
-			 int size);
+			 int size, const char *unit);
 void commprof_writer_list(struct commprof_writer *w, const char *name);
 void commprof_writer_item(struct commprof_writer *w, int i, int j,
 			  uint64_t value);
@@ -212,5 +215,25 @@ void commprof_writer_item(struct commprof_writer *w, int i, int j,
 int commprof_writer_close(struct commprof_writer *w);
 /* Gives up: removes the temporary file and frees. */
 void commprof_writer_abort(struct commprof_writer *w);
+
+/* ------------------------------------------------------------------ */
+/* File views (io.c, io_report.c): the I/O matrix                      */
+/* ------------------------------------------------------------------ */
+
+/* One MPI_File_set_view of this rank. */
+struct commprof_io_view {
+	uint64_t group;    /* hash of the file group's world ranks */
+	uint64_t ordinal;  /* this rank's n-th view on files of that group */
+	size_t count;
+	uint64_t *offset;  /* where each of its regions starts in the file */
+};
+
+const struct commprof_io_view *commprof_io_views(size_t *count);
+void commprof_io_clear(void);
+
+/* Collective over MPI_COMM_WORLD, from commprof_report (the private
+ * communicator exists): when some rank set a file view, rank 0 writes
+ * the I/O matrix.  Problems: one line on stderr, never a failed job. */
+void commprof_io_report(void);
 
 #endif /* COMMPROF_H */

@@ -78,6 +78,7 @@ int MPI_Finalize(void)
 		initialized = false;
 		commprof.active = false;
 		commprof_report();
+		commprof_io_clear();
 		commprof_persistent_clear();
 		commprof_comm_teardown();
 		free_counters();

@@ -56,7 +56,7 @@ static FILE *create_temporary(struct commprof_writer *w)
 }
 
 int commprof_writer_open(struct commprof_writer *w, const char *path,
-			 int size)
+			 int size, const char *unit)
 {
 	int error;
 
@@ -71,7 +71,7 @@ int commprof_writer_open(struct commprof_writer *w, const char *path,
 		memset(w, 0, sizeof *w);
 		return error;
 	}
-	if (fprintf(w->file, "{\"size\": %d, \"unit\": \"bytes\"", size) < 0)
+	if (fprintf(w->file, "{\"size\": %d, \"unit\": \"%s\"", size, unit) < 0)
 		note_error(w);
 	return 0;
 }

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "commprof.h"
@@ -73,16 +74,12 @@ static void expand(FILE *out, const char *pattern, int world_size)
 	}
 }
 
-char *commprof_output_path(int world_size)
+static char *expanded(const char *pattern, int world_size)
 {
-	const char *pattern = getenv("COMMPROF_OUTPUT");
 	char *path = NULL;
 	size_t length = 0;
 	FILE *out;
 
-	if (!pattern || !*pattern)
-		pattern = getenv("SLURM_JOB_ID") || getenv("SLURM_JOBID")
-			  ? "commprof-%j.%s.json" : "commprof-%p.json";
 	out = open_memstream(&path, &length);
 	if (!out)
 		return NULL;
@@ -91,5 +88,39 @@ char *commprof_output_path(int world_size)
 		free(path);
 		return NULL;
 	}
+	return path;
+}
+
+char *commprof_output_path(int world_size)
+{
+	const char *pattern = getenv("COMMPROF_OUTPUT");
+
+	if (!pattern || !*pattern)
+		pattern = getenv("SLURM_JOB_ID") || getenv("SLURM_JOBID")
+			  ? "commprof-%j.%s.json" : "commprof-%p.json";
+	return expanded(pattern, world_size);
+}
+
+char *commprof_io_output_path(int world_size)
+{
+	const char *pattern = getenv("COMMPROF_IO_OUTPUT");
+	static const char suffix[] = ".json", io[] = ".io.json";
+
+	if (pattern && *pattern)
+		return expanded(pattern, world_size);
+	/* next to the byte matrix: m.json -> m.io.json */
+	char *bytes = commprof_output_path(world_size);
+	if (!bytes)
+		return NULL;
+	size_t len = strlen(bytes), keep = len;
+	if (len >= sizeof suffix - 1 &&
+	    strcmp(bytes + len - (sizeof suffix - 1), suffix) == 0)
+		keep = len - (sizeof suffix - 1);
+	char *path = malloc(keep + sizeof io);
+	if (path) {
+		memcpy(path, bytes, keep);
+		memcpy(path + keep, io, sizeof io);
+	}
+	free(bytes);
 	return path;
 }

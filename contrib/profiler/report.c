@@ -93,7 +93,7 @@ void commprof_report(void)
 		path = commprof_output_path(commprof.world_size);
 		error = !path || !pairs ? ENOMEM
 			: commprof_writer_open(&writer, path,
-					       commprof.world_size);
+					       commprof.world_size, "bytes");
 	}
 	/* Agree before any row moves: if rank 0 cannot write, or a rank has
 	 * no counters or no memory to pack them, nobody sends and nobody
@@ -121,5 +121,7 @@ void commprof_report(void)
 		print_failure(path, error);
 	free(path);
 	free(pairs);
+	/* the file views' matrix, over the same private communicator */
+	commprof_io_report();
 	PMPI_Comm_free(&commprof.private_comm);
 }

@@ -8,7 +8,8 @@
  * same files, treematch-helper (--topology tree:..., the machine as an
  * abstract tree) and Scotch's scotch_gmap (the same tree as a "tleaf"
  * target, the matrix as a graph), and in this process the packed,
- * round-robin and MPIPP.1 baselines; every placement is priced with the
+ * round-robin and MPIPP.1 baselines and the other policies (setmatch,
+ * hierarchical, spread: doc/policies.md); every placement is priced with the
  * same tree cost (tenfold per level).  It prints one table: the costs, the
  * ratio of the helper to the best peer (Scotch; the planted optimum on
  * hierarchical cases), and the wall times of both programs (best of 3).
@@ -39,7 +40,9 @@
 
 extern char **environ;
 
-enum { RUNS = 3, MPIPP_MAX_RANKS = 1024 };
+/* hierarchical's assignments are cubic: up to the 1,080-core machine (about
+ * a second per case); 4,096 ranks take minutes */
+enum { RUNS = 3, MPIPP_MAX_RANKS = 1024, HIERARCHICAL_MAX_RANKS = 1080 };
 
 static const char *tmpdir;
 static const char *helper;
@@ -274,14 +277,19 @@ static void run_case(const bench_case *c, totals *tot)
 	double c_mpipp = c->n <= MPIPP_MAX_RANKS
 			 ? cost_of(TM_ALGO_MPIPP1, t, m, leaf_of) : NAN;
 	double c_opt = c->planted ? tm_cost_tree(t, m, c->planted) : NAN;
+	double c_setmatch = cost_of(TM_ALGO_SETMATCH, t, m, leaf_of);
+	double c_hier = c->n <= HIERARCHICAL_MAX_RANKS
+			? cost_of(TM_ALGO_HIERARCHICAL, t, m, leaf_of) : NAN;
+	double c_spread = cost_of(TM_ALGO_SPREAD, t, m, leaf_of);
 	if (getenv("BENCH_STRATEGIES"))
 		print_strategies(t, m, leaf_of);
 
 	double peer = c->planted ? c_opt : c_scotch;
 	double ratio = c_helper / peer;
-	printf("%-30s %5d %11.4g %11.4g %11.4g %11.4g %11.4g %11.4g %6.3f %7.3f %7.3f\n",
+	printf("%-30s %5d %11.4g %11.4g %11.4g %11.4g %11.4g %11.4g %6.3f %7.3f %7.3f"
+	       " %11.4g %11.4g %11.4g\n",
 	       c->name, c->n, c_helper, c_scotch, c_opt, c_packed, c_rr,
-	       c_mpipp, ratio, t_helper, t_scotch);
+	       c_mpipp, ratio, t_helper, t_scotch, c_setmatch, c_hier, c_spread);
 	fflush(stdout);
 
 	tot->cases++;
@@ -327,9 +335,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int n = bench_cases(argc > 1 ? argv[1] : NULL, &cases);
-	printf("%-30s %5s %11s %11s %11s %11s %11s %11s %6s %7s %7s\n", "case",
-	       "ranks", "treematch", "scotch", "optimum", "packed", "round-rob",
-	       "mpipp.1", "ratio", "t_tm", "t_scot");
+	printf("%-30s %5s %11s %11s %11s %11s %11s %11s %6s %7s %7s %11s %11s %11s\n",
+	       "case", "ranks", "treematch", "scotch", "optimum", "packed",
+	       "round-rob", "mpipp.1", "ratio", "t_tm", "t_scot", "setmatch",
+	       "hierarch.", "spread");
 	for (int k = 0; k < n; k++) {
 		run_case(&cases[k], &tot);
 		bench_case_free(&cases[k]);
@@ -342,8 +351,10 @@ int main(int argc, char **argv)
 	       "cases where they are not optimal; no slower than Scotch in %d.\n",
 	       tot.below_baselines, tot.baseline_cases, tot.faster);
 	printf("(ratio: treematch / best peer; times: wall seconds of each "
-	       "program, best of %d; MPIPP.1 only up to %d ranks)\n", RUNS,
-	       MPIPP_MAX_RANKS);
+	       "program, best of %d; MPIPP.1 only up to %d ranks;\n"
+	       " setmatch, hierarch., spread: those policies' placements, "
+	       "default options, in this process; hierarch. only up to %d "
+	       "ranks)\n", RUNS, MPIPP_MAX_RANKS, HIERARCHICAL_MAX_RANKS);
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (getenv("BENCH_KEEP"))

@@ -1,0 +1,94 @@
+#!/bin/bash
+# 22-batch-scripts.sh - contrib/batch as an ordinary user would submit it:
+# record.sbatch writes the job's matrix (exactly what the program's code
+# implies) and reuse.sbatch's later run is placed with that very file, one
+# report per node; on a site with matrix_dir + auto=yes, MATRIX_DIR=DIR
+# record.sbatch and then auto.sbatch, which has no option at all, do the
+# same, and a job of another name is left alone.
+#
+# The scripts are submitted as they are: the program and its arguments are
+# the scripts' arguments, the task count an sbatch option (-N2 -n4: the
+# test nodes have 2 CPUs), commprof comes from PATH and MATRIX_DIR from the
+# environment.
+set -u
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/plugin.sh
+. "$top_srcdir/tests/e2e/plugin.sh"
+# shellcheck source=tests/e2e/mpi.sh
+. "$top_srcdir/tests/e2e/mpi.sh"
+e2e_require_root_and_slurm
+
+tm_setup
+mpi_setup
+cluster_start 2
+mpi_require_pmix
+cd "$E2E_WORK" || exit 1
+
+batch=$top_srcdir/contrib/batch
+app=("$MPI_EXAMPLES/halo2d" 2 2 50 4)	# the scripts' job name is halo2d
+"$MPI_EXPECT" halo2d 2 2 50 4 >expected.json
+export PATH=$TM_DIR:$PATH	# commprof, as if installed
+shape=(-N2 -n4)
+tm_slurm_binding srun -Q "${shape[@]}" "$TM_PROBE"
+slurm=$TM_OUT
+
+# check_placed DESC OUTPUT MATRIX: the job's tasks (MPI_SHOW lines) all ran
+# halo2d correctly, bound where the plugin placed them with MATRIX.
+check_placed() {
+	local desc=$1 out=$2 matrix=$3 tasks
+	tasks=$(mpi_tasks "$out")
+	mpi_ranks_ok "$desc" 4 "$out"
+	tm_check_placed "$desc" 4 "$tasks"
+	check_eq "$desc: every task was placed with $matrix" \
+		"$(tm_col matrix "$tasks" | sort -u)" "$matrix"
+	TM_OUT=$tasks tm_check_helper \
+		"$desc: each node's CPUs are what treematch-helper map gives for it" \
+		"$matrix" 4 "$slurm" --topology this
+}
+
+# ---- record.sbatch, then reuse.sbatch -------------------------------------------
+
+out=$(sbatch_wait --as-user "${shape[@]}" "$batch/record.sbatch" "${app[@]}" 2>&1)
+check "record.sbatch completes" test $? = 0
+mpi_ranks_ok "record.sbatch" 4 "$out"
+recorded=$E2E_WORK/matrices/halo2d.json
+check_match "it says where the matrix is" "$out" "^record.sbatch: $recorded holds "
+check_eq "the matrix belongs to the user who ran the job" \
+	"$(stat -c %U "$recorded" 2>&1)" "$E2E_USER"
+check "it is exactly what halo2d's code implies" "$MPI_COMPARE" expected.json "$recorded"
+
+out=$(sbatch_wait --as-user "${shape[@]}" "$batch/reuse.sbatch" "$MPI_SHOW" "${app[@]}" 2>&1)
+check "reuse.sbatch, from the same directory, completes" test $? = 0
+check_placed "reuse.sbatch" "$out" "$recorded"
+check_eq "reuse.sbatch: the report (--comm-matrix-report) names each node once" \
+	"$(grep -oE '^treematch: n[0-9]+: [0-9]+ tasks of step' <<<"$out" | sort | uniq -c |
+		awk '{ print $1, $3 }' | paste -sd' ' -)" "1 n1: 1 n2:"
+check_eq "reuse.sbatch: no warning from the plugin" \
+	"$(grep -E '^treematch: (warning|error)' <<<"$out")" ""
+
+# ---- the site's matrix_dir and auto=yes ------------------------------------------
+
+site=$E2E_WORK/site
+mkdir -m 1777 "$site"	# as an admin would: every user writes their own files
+tm_plugstack required "matrix_dir=$site" auto=yes
+export MATRIX_DIR=$site
+out=$(sbatch_wait --as-user "${shape[@]}" "$batch/record.sbatch" "${app[@]}" 2>&1)
+check "MATRIX_DIR=site record.sbatch completes" test $? = 0
+unset MATRIX_DIR
+check "... and writes site/halo2d.json, exactly what halo2d's code implies" \
+	"$MPI_COMPARE" expected.json "$site/halo2d.json"
+
+out=$(sbatch_wait --as-user "${shape[@]}" "$batch/auto.sbatch" "$MPI_SHOW" "${app[@]}" 2>&1)
+check "auto.sbatch (no option) completes" test $? = 0
+check_placed "auto.sbatch" "$out" "$site/halo2d.json"
+
+out=$(sbatch_wait --as-user "${shape[@]}" --job-name=other "$batch/auto.sbatch" \
+	"$MPI_SHOW" "${app[@]}" 2>&1)
+check "auto.sbatch as job \"other\" (no matrix of that name) completes" test $? = 0
+mpi_ranks_ok "auto.sbatch as other" 4 "$out"
+check_eq "... and its tasks get no SLURM_TREEMATCH_* variable" \
+	"$(tm_col vars "$(mpi_tasks "$out")" | sort -u)" -
+
+check "no daemon died, the next job runs" cluster_healthy
+e2e_finish
