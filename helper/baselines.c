@@ -34,18 +34,8 @@ tm_status tm_map_round_robin(const tm_tree *t, int n, int *leaf_of,
 		free(end);
 		return tm_error_nomem(err);
 	}
-	/* Leaves of a subtree are contiguous: walk down the first and the
-	 * last child chains to find them. */
-	for (int s = 0; s < k; s++) {
-		int first = t->first_child[0] + s, last = first;
-
-		for (int d = 1; d < t->depth; d++) {
-			first = t->first_child[first];
-			last = t->first_child[last] + t->arity[last] - 1;
-		}
-		next[s] = first - t->level_start[t->depth];
-		end[s] = last - t->level_start[t->depth] + 1;
-	}
+	for (int s = 0; s < k; s++)
+		tm_tree_leaf_range(t, t->first_child[0] + s, &next[s], &end[s]);
 	int s = 0;
 	for (int r = 0; r < n; r++) {
 		while (next[s] == end[s]) /* n <= nleaves: terminates */

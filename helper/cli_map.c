@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "tm_list.h"
 #include "tm_cost.h"
 #include "tm_map.h"
 #include "tm_matrix.h"
@@ -105,61 +106,6 @@ static int parse_long(const char *s, long min, long max, long *out)
 		return -1;
 	*out = v;
 	return 0;
-}
-
-/* "4-7,0,2" -> {4,5,6,7,0,2}, order kept; at most TM_MATRIX_MAX_ORDER.
- * Returns the count, or -1 with *why set. */
-static int parse_rank_list(const char *s, int **out, const char **why)
-{
-	int n = 0, cap = 16;
-	int *r = malloc(sizeof(int) * (size_t)cap);
-	const char *p = s;
-
-	*why = "expected a list of ranks such as 0-3,8";
-	if (!r)
-		return -1;
-	while (*p) {
-		char *end;
-		long a, b;
-
-		errno = 0;
-		a = strtol(p, &end, 10);
-		if (errno || end == p || a < 0 || a >= TM_MATRIX_MAX_ORDER)
-			goto bad;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (errno || end == p + 1 || b < a ||
-			    b >= TM_MATRIX_MAX_ORDER)
-				goto bad;
-			p = end;
-		}
-		if (n + (b - a + 1) > TM_MATRIX_MAX_ORDER) {
-			*why = "too many ranks";
-			goto bad;
-		}
-		while (n + (b - a + 1) > cap) {
-			cap *= 2;
-			int *grown = realloc(r, sizeof(int) * (size_t)cap);
-			if (!grown)
-				goto bad;
-			r = grown;
-		}
-		for (long x = a; x <= b; x++)
-			r[n++] = (int)x;
-		if (*p == ',' && p[1])
-			p++;
-		else if (*p)
-			goto bad;
-	}
-	if (n == 0)
-		goto bad;
-	*out = r;
-	return n;
-bad:
-	free(r);
-	return -1;
 }
 
 /* A percentage: a decimal number from 0 to 100. */
@@ -341,10 +287,11 @@ static int select_ranks(const map_options *o, const tm_matrix *m, int **ranks,
 		*nranks = m->n;
 		return CLI_OK;
 	}
-	const char *why;
-	int n = parse_rank_list(o->ranks, ranks, &why);
+	int n = tm_list_parse(o->ranks, TM_MATRIX_MAX_ORDER - 1,
+			      TM_MATRIX_MAX_ORDER, ranks);
 	if (n < 0)
-		return usage_error("--ranks %s: %s", o->ranks, why);
+		return usage_error("--ranks %s: expected a list of ranks such "
+				   "as 0-3,8", o->ranks);
 	char *seen = calloc((size_t)m->n, 1);
 	if (!seen) {
 		free(*ranks);

@@ -42,20 +42,6 @@ const char *tm_algorithm_choices(void)
 	       "hierarchical or spread";
 }
 
-/* Leaves below a node are contiguous: follow its first and last child
- * chains down. */
-void tm_leaf_range(const tm_tree *t, int v, int *first, int *end)
-{
-	int lo = v, hi = v;
-
-	while (t->first_child[lo] >= 0) {
-		lo = t->first_child[lo];
-		hi = t->first_child[hi] + t->arity[hi] - 1;
-	}
-	*first = lo - t->level_start[t->depth];
-	*end = hi - t->level_start[t->depth] + 1;
-}
-
 int *tm_leaf_ancestors(const tm_tree *t)
 {
 	int L = t->nleaves;

@@ -104,9 +104,6 @@ int tm_numa_depth(const tm_tree *t);
 tm_status tm_map_spread(const tm_tree *t, const tm_matrix *m,
 			const int *previous, int *leaf_of, tm_error *err);
 
-/* The leaves below node v are first .. end - 1 (map.c). */
-void tm_leaf_range(const tm_tree *t, int v, int *first, int *end);
-
 /* Sort idx[0..n-1] by increasing key[idx[i]]; equal keys keep their order
  * (sort.c).  Returns -1 when out of memory. */
 int tm_sort_indices(long *idx, long n, const double *key);

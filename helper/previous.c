@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "tm_list.h"
 #include "tm_map.h"
 
 enum { BRIEF_MAX = 40, MAX_LIST_CPUS = 1 << 16 };
@@ -45,48 +46,14 @@ static int compare_ints(const void *a, const void *b)
 }
 
 /* "0-3,8" -> sorted, distinct OS indices; the count, or -1. */
+/* A "cpus" list, sorted, each CPU once. */
 static int parse_cpus(const char *s, int **out)
 {
-	int n = 0, cap = 8;
-	int *cpus = malloc((size_t)cap * sizeof(int));
-	const char *p = s;
+	int *cpus = NULL;
+	int n = tm_list_parse(s, 1L << 30, MAX_LIST_CPUS, &cpus);
 
-	if (!cpus)
+	if (n < 0)
 		return -1;
-	while (*p) {
-		char *end;
-		long a, b;
-
-		if (*p < '0' || *p > '9')
-			goto bad;
-		errno = 0;
-		a = b = strtol(p, &end, 10);
-		p = end;
-		if (*p == '-') {
-			if (p[1] < '0' || p[1] > '9')
-				goto bad;
-			b = strtol(p + 1, &end, 10);
-			p = end;
-		}
-		if (errno || b < a || b - a >= MAX_LIST_CPUS ||
-		    n + (b - a + 1) > MAX_LIST_CPUS || b > 1L << 30)
-			goto bad;
-		while (n + (b - a + 1) > cap) {
-			int *grown = realloc(cpus, (size_t)cap * 2 * sizeof(int));
-			if (!grown)
-				goto bad;
-			cpus = grown;
-			cap *= 2;
-		}
-		for (long x = a; x <= b; x++)
-			cpus[n++] = (int)x;
-		if (*p == ',' && p[1])
-			p++;
-		else if (*p)
-			goto bad;
-	}
-	if (n == 0)
-		goto bad;
 	qsort(cpus, (size_t)n, sizeof(int), compare_ints);
 	int kept = 0;
 	for (int i = 0; i < n; i++)
@@ -94,9 +61,6 @@ static int parse_cpus(const char *s, int **out)
 			cpus[kept++] = cpus[i];
 	*out = cpus;
 	return kept;
-bad:
-	free(cpus);
-	return -1;
 }
 
 static int same_cpus(const tm_leaf *leaf, const int *cpus, int n)

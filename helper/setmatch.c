@@ -204,7 +204,7 @@ tm_status tm_map_setmatch(const tm_tree *t, const tm_matrix *m,
 	for (int s = 0; s < k; s++) {
 		int end;
 
-		tm_leaf_range(t, t->first_child[0] + s, &next[s], &end);
+		tm_tree_leaf_range(t, t->first_child[0] + s, &next[s], &end);
 		room[s] = end - next[s];
 		if (set_cap > 0 && room[s] > set_cap)
 			room[s] = set_cap;

@@ -187,7 +187,7 @@ tm_status tm_map_spread(const tm_tree *t, const tm_matrix *m,
 		goto out;
 	}
 	for (int v = 0; v < s.nnodes; v++) {
-		tm_leaf_range(t, t->level_start[depth] + v, &s.first[v], &s.end[v]);
+		tm_tree_leaf_range(t, t->level_start[depth] + v, &s.first[v], &s.end[v]);
 		s.room[v] = s.end[v] - s.first[v];
 		for (int l = s.first[v]; l < s.end[v]; l++)
 			s.node_of_leaf[l] = v;

@@ -70,6 +70,9 @@ int tm_tree_lca_depth(const tm_tree *t, int leaf_a, int leaf_b);
 /* Number of leaves below node v. */
 int tm_tree_leaves_below(const tm_tree *t, int v);
 
+/* The leaves below node v are leaves first .. end - 1 (contiguous). */
+void tm_tree_leaf_range(const tm_tree *t, int v, int *first, int *end);
+
 /* --- transformations; each returns a new tree, or NULL (err set) ---- */
 
 /* Drop every level whose nodes all have exactly one child (the root level

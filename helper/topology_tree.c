@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tm_list.h"
 #include "topology_internal.h"
 
 enum { ABSTRACT_MAX_DEPTH = 32 };
@@ -27,39 +28,25 @@ static tm_status bad_spec(const char *spec, tm_error *err)
 static tm_status restriction(const char *cpus, int nleaves, char *keep,
 			     tm_error *err)
 {
-	const char *p = cpus;
+	int *list = NULL;
+	int n = tm_list_parse(cpus, 1L << 30, 1 << 30, &list);
 
-	while (*p) {
-		char *end;
-		errno = 0;
-		long a = strtol(p, &end, 10), b;
-		if (errno || end == p || a < 0)
-			goto bad;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (errno || end == p + 1 || b < a)
-				goto bad;
-			p = end;
-		}
-		if (b >= nleaves)
+	if (n < 0)
+		return tm_error_set(err, TM_ERR_TOPOLOGY,
+				    "--restrict %s: expected a CPU list such "
+				    "as 0-3,8", cpus);
+	for (int i = 0; i < n; i++) {
+		if (list[i] >= nleaves) {
+			int bad = list[i];
+			free(list);
 			return tm_error_set(err, TM_ERR_TOPOLOGY,
-					    "--restrict %s: CPU %ld is not in "
-					    "the tree (0-%d)", cpus, b,
-					    nleaves - 1);
-		for (long x = a; x <= b; x++)
-			keep[x] = 1;
-		if (*p == ',' && p[1])
-			p++;
-		else if (*p)
-			goto bad;
+					    "--restrict %s: CPU %d is not in the "
+					    "tree (0-%d)", cpus, bad, nleaves - 1);
+		}
+		keep[list[i]] = 1;
 	}
+	free(list);
 	return TM_OK;
-bad:
-	return tm_error_set(err, TM_ERR_TOPOLOGY,
-			    "--restrict %s: expected a CPU list such as 0-3,8",
-			    cpus);
 }
 
 tm_status tm_topology_abstract(const char *spec, const char *restrict_cpus,

@@ -339,18 +339,26 @@ int tm_tree_lca_depth(const tm_tree *t, int leaf_a, int leaf_b)
 
 /* The leaves below v are contiguous: follow the leftmost and the
  * rightmost branch down to the leaf level. */
-int tm_tree_leaves_below(const tm_tree *t, int v)
+void tm_tree_leaf_range(const tm_tree *t, int v, int *first, int *end)
 {
-	int lo, hi;
+	int lo = v, hi = v;
 
-	if (v < 0 || v >= t->nnodes)
-		return -1;
-	lo = hi = v;
 	while (t->first_child[lo] >= 0) {
 		lo = t->first_child[lo];
 		hi = t->first_child[hi] + t->arity[hi] - 1;
 	}
-	return hi - lo + 1;
+	*first = lo - t->level_start[t->depth];
+	*end = hi - t->level_start[t->depth] + 1;
+}
+
+int tm_tree_leaves_below(const tm_tree *t, int v)
+{
+	int first, end;
+
+	if (v < 0 || v >= t->nnodes)
+		return -1;
+	tm_tree_leaf_range(t, v, &first, &end);
+	return end - first;
 }
 
 static int *copy_ints(const int *src, int n)

@@ -20,6 +20,7 @@
 #include "helper_run.h"
 #include "placement.h"
 #include "tm_map.h"
+#include "tm_list.h"
 #include "tm_spank.h"
 
 enum { CPULIST_MAX = 8192 };
@@ -109,25 +110,11 @@ static int read_step(spank_t sp, step_info *s, char *why, size_t wl)
 /* How many numbers a list such as "0-3,8" holds, or -1. */
 static int count_list(const char *list)
 {
-	int count = 0;
+	int *numbers = NULL;
+	int n = tm_list_parse(list, 1L << 30, 1 << 24, &numbers);
 
-	for (const char *p = list; p && *p;) {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-		if (end == p || a < 0)
-			return -1;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a)
-				return -1;
-		}
-		count += (int)(b - a + 1);
-		p = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return -1;
-	}
-	return list ? count : -1;
+	free(numbers);
+	return n;
 }
 
 /* "0,1,5" for --ranks, in local task order. */

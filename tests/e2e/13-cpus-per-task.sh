@@ -6,11 +6,7 @@ set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 # shellcheck source=tests/e2e/plugin.sh
 . "$top_srcdir/tests/e2e/plugin.sh"
-e2e_require_root_and_slurm
-
-tm_setup
-cluster_start 2
-cd "$E2E_WORK" || exit 1
+tm_start 2
 read -r node_cpus </sys/devices/system/cpu/online
 [ "$node_cpus" = 0-1 ] || echo "# this machine has CPUs $node_cpus, the test expects 0-1"
 

@@ -11,11 +11,7 @@ set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 # shellcheck source=tests/e2e/plugin.sh
 . "$top_srcdir/tests/e2e/plugin.sh"
-e2e_require_root_and_slurm
-
-tm_setup
-cluster_start 2
-cd "$E2E_WORK" || exit 1
+tm_start 2
 
 mkdir bad
 echo '{ "size": 4, "unit": "bytes",

@@ -8,11 +8,7 @@ set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 # shellcheck source=tests/e2e/plugin.sh
 . "$top_srcdir/tests/e2e/plugin.sh"
-e2e_require_root_and_slurm
-
-tm_setup
-cluster_start 2
-cd "$E2E_WORK" || exit 1
+tm_start 2
 
 tm_matrix m4.json 4 0 1 1000 2 3 1000
 tm_matrix m2.json 2 0 1 1000

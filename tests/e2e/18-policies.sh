@@ -10,11 +10,7 @@ set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 # shellcheck source=tests/e2e/plugin.sh
 . "$top_srcdir/tests/e2e/plugin.sh"
-e2e_require_root_and_slurm
-
-tm_setup
-cluster_start 2
-cd "$E2E_WORK" || exit 1
+tm_start 2
 
 check "srun --help lists --comm-matrix-algorithm" \
 	grep -q -- '--comm-matrix-algorithm=NAME' <(srun --help 2>&1)

@@ -94,6 +94,16 @@ EOF
 	export PLUGSTACK=$TM_PLUGSTACK
 }
 
+# tm_start [NNODES]: how a plugin test begins: root and Slurm required (or
+# skip), the plugin set up (tm_setup), a cluster of NNODES nodes (2), and
+# the cluster's work directory as the current one.
+tm_start() {
+	e2e_require_root_and_slurm
+	tm_setup
+	cluster_start "${1:-2}"
+	cd "$E2E_WORK" || exit 1
+}
+
 tm_plugstack() {
 	local how=${1:-required}
 	[ $# -eq 0 ] || shift

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fixtures.h"
 #include "map_internal.h"
 #include "tm_cost.h"
 #include "tm_map.h"
@@ -22,23 +23,6 @@
 
 /* ------------------------------------------------------------------ */
 /* helpers                                                             */
-
-static tm_matrix *dense(int n, const double *w)
-{
-	int *i = malloc(sizeof(int) * (size_t)(n * n));
-	int *j = malloc(sizeof(int) * (size_t)(n * n));
-	tm_matrix *m = NULL;
-
-	for (int a = 0; a < n; a++)
-		for (int b = 0; b < n; b++) {
-			i[a * n + b] = a;
-			j[a * n + b] = b;
-		}
-	tm_matrix_from_entries(n, (size_t)(n * n), i, j, w, &m, NULL);
-	free(i);
-	free(j);
-	return m;
-}
 
 /* A matrix from (i, j, w) triples, terminated by i < 0. */
 static tm_matrix *pairs(int n, const double *triples)
@@ -134,16 +118,6 @@ static double lcg(void)
 }
 
 /* The paper's Table I (seeds/003). */
-static const double table_one[64] = {
-	0, 100, 19, 12, 19, 11, 2511, 223,
-	100, 0, 12, 12, 25, 28, 223, 1412,
-	19, 12, 0, 223, 251, 1584, 17, 10,
-	12, 12, 223, 0, 1995, 112, 17, 17,
-	19, 25, 251, 1995, 0, 158, 17, 12,
-	11, 28, 1584, 112, 158, 0, 25, 19,
-	2511, 223, 17, 17, 17, 25, 0, 100,
-	223, 1412, 10, 17, 12, 19, 100, 0,
-};
 
 static void format_ints(const int *v, int n, char *buf, size_t size)
 {
@@ -250,12 +224,12 @@ static void test_hierarchical_paper(void)
 	double agg[16], top[4];
 	char text[128];
 
-	CHECK(tm_hier_group(table_one, 8, 2, members, NULL) == TM_OK,
+	CHECK(tm_hier_group(paper003_table1, 8, 2, members, NULL) == TM_OK,
 	      "Table I: the first matching runs");
 	format_ints(members, 8, text, sizeof(text));
 	CHECK_STR(text, "0 6 1 7 2 5 3 4",
 		  "Table I: the pairs are (0,6) (1,7) (2,5) (3,4)");
-	tm_hier_aggregate(table_one, 8, members, 2, agg);
+	tm_hier_aggregate(paper003_table1, 8, members, 2, agg);
 	CHECK(agg[0 * 4 + 1] == 646 && agg[0 * 4 + 2] == 72 &&
 	      agg[0 * 4 + 3] == 65 && agg[1 * 4 + 2] == 69 &&
 	      agg[1 * 4 + 3] == 66 && agg[2 * 4 + 3] == 744,
@@ -277,7 +251,7 @@ static void test_hierarchical_paper(void)
 	CHECK(top[1] == 272 && top[2] == 272,
 	      "the 2x2 matrix after the second iteration holds 272");
 
-	tm_matrix *m = dense(8, table_one);
+	tm_matrix *m = dense_matrix(8, paper003_table1);
 	int arity[3] = { 2, 2, 2 };
 	CHECK(tm_hier_order(m, 3, arity, order, NULL) == TM_OK,
 	      "Table I on a binary tree of 3 levels: the order is computed");
@@ -445,7 +419,7 @@ static void test_hierarchical_trees(void)
 		for (int b = 0; b < 64; b++)
 			if (a != b)
 				w[a * 64 + b] = floor(lcg() * 10);
-	m = dense(64, w);
+	m = dense_matrix(64, w);
 	int first[64], again[64];
 	CHECK(tm_map(TM_ALGO_HIERARCHICAL, t, m, first, NULL) == TM_OK &&
 	      tm_map(TM_ALGO_HIERARCHICAL, t, m, again, NULL) == TM_OK &&
@@ -545,7 +519,7 @@ static void test_setmatch_place(void)
 	for (int a = 0; a < 8; a++)
 		for (int b = 0; b < 8; b++)
 			w[a * 8 + b] = a != b ? 10 : 0;
-	m = dense(8, w);
+	m = dense_matrix(8, w);
 	CHECK(tm_map(TM_ALGO_SETMATCH, t, m, leaf_of, NULL) == TM_OK,
 	      "one set of 8 on 2 x 8 runs");
 	groups_at(t, leaf_of, 8, 1, text, sizeof(text));

@@ -9,27 +9,11 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "fixtures.h"
 #include "tm_cost.h"
 #include "tm_map.h"
 #include "tm_matrix.h"
 #include "tm_tree.h"
-
-static tm_matrix *dense(int n, const double *w)
-{
-	int *i = malloc(sizeof(int) * (size_t)(n * n));
-	int *j = malloc(sizeof(int) * (size_t)(n * n));
-	tm_matrix *m = NULL;
-
-	for (int a = 0; a < n; a++)
-		for (int b = 0; b < n; b++) {
-			i[a * n + b] = a;
-			j[a * n + b] = b;
-		}
-	tm_matrix_from_entries(n, (size_t)(n * n), i, j, w, &m, NULL);
-	free(i);
-	free(j);
-	return m;
-}
 
 static tm_tree *regular(int depth, const int *arity)
 {
@@ -63,18 +47,8 @@ static int distinct_leaves(const tm_tree *t, const int *leaf_of, int n)
 /* Paper 000, Fig. 1: 8 ranks on pack:2 l2:3 core:2. */
 static void paper_fig1(void)
 {
-	static const double w[64] = {
-		0, 1000, 10, 1, 100, 1, 1, 1,
-		1000, 0, 1000, 1, 1, 100, 1, 1,
-		10, 1000, 0, 1000, 1, 1, 100, 1,
-		1, 1, 1000, 0, 1, 1, 1, 100,
-		100, 1, 1, 1, 0, 1000, 10, 1,
-		1, 100, 1, 1, 1000, 0, 1000, 1,
-		1, 1, 100, 1, 10, 1000, 0, 1000,
-		1, 1, 1, 100, 1, 1, 1000, 0,
-	};
 	int arity[] = { 2, 3, 2 }, leaf_of[8];
-	tm_matrix *m = dense(8, w);
+	tm_matrix *m = dense_matrix(8, paper000_fig1);
 	tm_tree *t = regular(3, arity);
 
 	CHECK(tm_map(TM_ALGO_TREEMATCH, t, m, leaf_of, NULL) == TM_OK,
@@ -104,19 +78,9 @@ static void paper_fig1(void)
 /* Paper 003, Table I, on a binary tree of depth 3. */
 static void paper_table1(void)
 {
-	static const double w[64] = {
-		0, 100, 19, 12, 19, 11, 2511, 223,
-		100, 0, 12, 12, 25, 28, 223, 1412,
-		19, 12, 0, 223, 251, 1584, 17, 10,
-		12, 12, 223, 0, 1995, 112, 17, 17,
-		19, 25, 251, 1995, 0, 158, 17, 12,
-		11, 28, 1584, 112, 158, 0, 25, 19,
-		2511, 223, 17, 17, 17, 25, 0, 100,
-		223, 1412, 10, 17, 12, 19, 100, 0,
-	};
 	static const int pairs[4][2] = { { 0, 6 }, { 1, 7 }, { 2, 5 }, { 3, 4 } };
 	int arity[] = { 2, 2, 2 }, leaf_of[8];
-	tm_matrix *m = dense(8, w);
+	tm_matrix *m = dense_matrix(8, paper003_table1);
 	tm_tree *t = regular(3, arity);
 
 	CHECK(tm_map(TM_ALGO_TREEMATCH, t, m, leaf_of, NULL) == TM_OK,
@@ -171,7 +135,7 @@ static tm_matrix *planted_matrix(const tm_tree *t, int *planted)
 			int d = tm_tree_lca_depth(t, planted[a], planted[b]);
 			w[a * n + b] = pow(10, d + 1) * (0.8 + 0.4 * uniform());
 		}
-	tm_matrix *m = dense(n, w);
+	tm_matrix *m = dense_matrix(n, w);
 	free(w);
 	return m;
 }
@@ -224,7 +188,7 @@ static void undersubscribed(void)
 	double w[144];
 
 	ring(8, w);
-	tm_matrix *m = dense(8, w);
+	tm_matrix *m = dense_matrix(8, w);
 	tm_map(TM_ALGO_TREEMATCH, t, m, leaf_of, NULL);
 	int per_package[2] = { 0, 0 };
 	for (int r = 0; r < 8; r++)
@@ -241,7 +205,7 @@ static void undersubscribed(void)
 	tm_matrix_free(m);
 
 	ring(3, w);
-	m = dense(3, w);
+	m = dense_matrix(3, w);
 	tm_map(TM_ALGO_TREEMATCH, t, m, leaf_of, NULL);
 	CHECK(ancestor(t, leaf_of[0], 1) == ancestor(t, leaf_of[1], 1) &&
 	      ancestor(t, leaf_of[1], 1) == ancestor(t, leaf_of[2], 1),
@@ -258,7 +222,7 @@ static void oversubscribed(void)
 	double w[100];
 
 	ring(10, w);
-	tm_matrix *m = dense(10, w);
+	tm_matrix *m = dense_matrix(10, w);
 	CHECK(t && tm_map(TM_ALGO_TREEMATCH, t, m, leaf_of, NULL) == TM_OK,
 	      "10 ranks on 4 cores: placed on an oversubscribed tree");
 	for (int r = 0; t && r < 10; r++)
@@ -288,7 +252,7 @@ static void irregular(void)
 	w[2 * 5 + 3] = 1000;
 	w[1 * 5 + 2] = 10;
 	w[3 * 5 + 4] = 1;
-	tm_matrix *m = dense(5, w);
+	tm_matrix *m = dense_matrix(5, w);
 	CHECK(t && tm_map(TM_ALGO_TREEMATCH, t, m, leaf_of, NULL) == TM_OK &&
 	      distinct_leaves(t, leaf_of, 5),
 	      "irregular tree (3+2 cores): every rank on its own core");
@@ -316,7 +280,7 @@ static void deterministic(void)
 	for (int x = 0; x < n * n; x++)
 		if (uniform() < 0.2)
 			w[x] = floor(uniform() * 100); /* many ties */
-	tm_matrix *m = dense(n, w);
+	tm_matrix *m = dense_matrix(n, w);
 	for (int algo = 0; algo < TM_ALGO_COUNT; algo++) {
 		tm_map((tm_algorithm)algo, t, m, a, NULL);
 		tm_map((tm_algorithm)algo, t, m, b, NULL);
@@ -338,7 +302,7 @@ static void baselines(void)
 	int arity[] = { 2, 3 }, leaf_of[5];
 	tm_tree *t = regular(2, arity);
 	double w[25] = { 0 };
-	tm_matrix *m = dense(5, w);
+	tm_matrix *m = dense_matrix(5, w);
 
 	tm_map(TM_ALGO_PACKED, t, m, leaf_of, NULL);
 	CHECK(leaf_of[0] == 0 && leaf_of[4] == 4, "packed: rank i on leaf i");
