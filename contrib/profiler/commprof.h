@@ -215,6 +215,10 @@ void commprof_writer_item(struct commprof_writer *w, int i, int j,
 int commprof_writer_close(struct commprof_writer *w);
 /* Gives up: removes the temporary file and frees. */
 void commprof_writer_abort(struct commprof_writer *w);
+/* Rank 0 opens path, and all ranks agree whether to go on (output.c). */
+int commprof_writer_agree(struct commprof_writer *w, bool root,
+			  const char *path, const char *unit, int ready,
+			  int *error);
 
 /* ------------------------------------------------------------------ */
 /* File views (io.c, io_report.c): the I/O matrix                      */

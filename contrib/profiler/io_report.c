@@ -162,7 +162,7 @@ void commprof_io_report(void)
 	struct commprof_io_pairs pairs;
 	struct commprof_writer writer;
 	char *path = NULL;
-	int ready, all_ready, error = 0;
+	int error = 0;
 
 	/* the profiler's own communicator: a failure returns, never aborts
 	 * the job */
@@ -174,21 +174,12 @@ void commprof_io_report(void)
 	if (total == 0) /* no file view: no I/O matrix */
 		return;
 	uint64_t *own = pack_views(&words);
-	if (root) {
+	if (root)
 		path = commprof_io_output_path(commprof.world_size);
-		error = !path || !own ? ENOMEM
-			: commprof_writer_open(&writer, path,
-					       commprof.world_size, "adjacencies");
-	}
 	/* as for the byte matrix: agree before anything moves */
-	ready = own != NULL && error == 0;
-	PMPI_Allreduce(&ready, &all_ready, 1, MPI_INT, MPI_MIN,
-		       commprof.private_comm);
-	if (!all_ready) {
-		if (root && error == 0) {
-			commprof_writer_abort(&writer);
-			error = ENOMEM;
-		}
+	if (!commprof_writer_agree(&writer, root, path, "adjacencies",
+				   own != NULL, &error)) {
+		/* nothing moves; rank 0 says why below */
 	} else if (root) {
 		commprof_io_pairs_init(&pairs, commprof.world_size);
 		if (collect_and_count(own, words, &pairs) < 0) {

@@ -130,3 +130,30 @@ void commprof_writer_abort(struct commprof_writer *w)
 	free(w->tmp_path);
 	memset(w, 0, sizeof *w);
 }
+
+/* Every rank calls this before any data moves: rank 0 (root) opens path
+ * (NULL: no memory for the name) for a matrix of `unit`, and all agree
+ * that rank 0 could and that each rank is ready (its data packed).  Then
+ * either all go on, or nobody sends and nobody waits; rank 0's writer is
+ * already closed and *error says why.  Returns whether to go on. */
+int commprof_writer_agree(struct commprof_writer *w, bool root,
+			  const char *path, const char *unit, int ready,
+			  int *error)
+{
+	int all_ready = 0;
+
+	*error = 0;
+	if (root)
+		*error = !path || !ready ? ENOMEM
+			 : commprof_writer_open(w, path, commprof.world_size,
+						unit);
+	ready = ready && *error == 0;
+	PMPI_Allreduce(&ready, &all_ready, 1, MPI_INT, MPI_MIN,
+		       commprof.private_comm);
+	if (!all_ready && root && *error == 0) {
+		/* rank 0 could write, another rank could not */
+		commprof_writer_abort(w);
+		*error = ENOMEM;
+	}
+	return all_ready;
+}

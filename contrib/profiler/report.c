@@ -78,7 +78,7 @@ void commprof_report(void)
 	struct commprof_writer writer;
 	uint64_t *pairs = NULL;
 	char *path = NULL;
-	int ready, all_ready, error = 0;
+	int error = 0;
 
 	/* Made now rather than at MPI_Init: see setup() in init.c.  The
 	 * application's communication is complete by now, as MPI_Finalize
@@ -89,24 +89,14 @@ void commprof_report(void)
 	if (commprof.bytes)
 		pairs = malloc(2 * (size_t)commprof.world_size
 			       * sizeof *pairs);
-	if (root) {
+	if (root)
 		path = commprof_output_path(commprof.world_size);
-		error = !path || !pairs ? ENOMEM
-			: commprof_writer_open(&writer, path,
-					       commprof.world_size, "bytes");
-	}
 	/* Agree before any row moves: if rank 0 cannot write, or a rank has
 	 * no counters or no memory to pack them, nobody sends and nobody
 	 * waits. */
-	ready = pairs != NULL && error == 0;
-	PMPI_Allreduce(&ready, &all_ready, 1, MPI_INT, MPI_MIN,
-		       commprof.private_comm);
-	if (!all_ready) {
-		if (root && error == 0) {
-			/* Rank 0 could write, another rank could not. */
-			commprof_writer_abort(&writer);
-			error = ENOMEM;
-		}
+	if (!commprof_writer_agree(&writer, root, path, "bytes", pairs != NULL,
+				   &error)) {
+		/* nothing moves; rank 0 says why below */
 	} else if (root) {
 		write_list(&writer, "entries", commprof.bytes, pairs,
 			   TAG_BYTES);
