@@ -179,6 +179,23 @@ out:
 	return status;
 }
 
+/* Pair all u units: partner[] of size u receives each one's partner (or
+ * -1 for the one left when u is odd). */
+static tm_status pair_all(const double *w, int u, int *partner, tm_error *err)
+{
+	int *all = malloc((size_t)u * sizeof(int));
+
+	if (!all)
+		return tm_error_nomem(err);
+	for (int a = 0; a < u; a++) {
+		partner[a] = -1;
+		all[a] = a;
+	}
+	tm_status status = pair_set(w, u, all, u, partner, err);
+	free(all);
+	return status;
+}
+
 /* ------------------------------------------------------------------ */
 /* Groups of k                                                         */
 
@@ -241,18 +258,13 @@ static tm_status pairing_round(const double *w, int u, int *members,
 			       tm_error *err)
 {
 	int *partner = malloc((size_t)u * sizeof(int));
-	int *all = malloc((size_t)u * sizeof(int));
 	tm_status status = TM_ERR_NOMEM;
 
-	if (!partner || !all) {
+	if (!partner) {
 		tm_error_nomem(err);
 		goto out;
 	}
-	for (int a = 0; a < u; a++) {
-		partner[a] = -1;
-		all[a] = a;
-	}
-	status = pair_set(w, u, all, u, partner, err);
+	status = pair_all(w, u, partner, err);
 	if (status != TM_OK)
 		goto out;
 	for (int a = 0, g = 0; a < u; a++)
@@ -264,7 +276,6 @@ static tm_status pairing_round(const double *w, int u, int *members,
 	status = canonical(members, u / 2, 2, err);
 out:
 	free(partner);
-	free(all);
 	return status;
 }
 
@@ -368,22 +379,17 @@ static tm_status odd_round(const double *w, int u, int m, int *members,
 {
 	int g = u / m, nfree = 0;
 	int *partner = malloc((size_t)u * sizeof(int));
-	int *all = malloc((size_t)u * sizeof(int));
 	core *cores = malloc((size_t)u * sizeof(core));
 	char *taken = calloc((size_t)u, 1);
 	double *cost = NULL;
 	int *col_of = NULL, *free_units = NULL;
 	tm_status status = TM_ERR_NOMEM;
 
-	if (!partner || !all || !cores || !taken) {
+	if (!partner || !cores || !taken) {
 		tm_error_nomem(err);
 		goto out;
 	}
-	for (int a = 0; a < u; a++) {
-		partner[a] = -1;
-		all[a] = a;
-	}
-	status = pair_set(w, u, all, u, partner, err);
+	status = pair_all(w, u, partner, err);
 	if (status != TM_OK)
 		goto out;
 	int npairs = 0;
@@ -442,7 +448,6 @@ static tm_status odd_round(const double *w, int u, int m, int *members,
 		status = canonical(members, g, m, err);
 out:
 	free(partner);
-	free(all);
 	free(cores);
 	free(taken);
 	free(cost);

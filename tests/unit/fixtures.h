@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "tm_matrix.h"
+#include "tm_tree.h"
 
 /* Paper 000 (TreeMatch), Fig. 1: 8 ranks. */
 static const double paper000_fig1[64] = {
@@ -51,6 +52,21 @@ static inline tm_matrix *dense_matrix(int n, const double *w)
 	free(i);
 	free(j);
 	return m;
+}
+
+/* Whether leaf_of places n ranks on distinct leaves of t. */
+static inline int valid_placement(const tm_tree *t, const int *leaf_of, int n)
+{
+	char *used = calloc((size_t)t->nleaves + 1, 1);
+	int ok = used != NULL;
+
+	for (int r = 0; r < n && ok; r++) {
+		ok = leaf_of[r] >= 0 && leaf_of[r] < t->nleaves && !used[leaf_of[r]];
+		if (ok)
+			used[leaf_of[r]] = 1;
+	}
+	free(used);
+	return ok;
 }
 
 #endif /* TM_TEST_FIXTURES_H */

@@ -62,20 +62,6 @@ static tm_tree *topology(const char *spec)
 	return t;
 }
 
-static int valid_placement(const tm_tree *t, const int *leaf_of, int n)
-{
-	char *used = calloc((size_t)t->nleaves, 1);
-	int ok = 1;
-
-	for (int r = 0; r < n && ok; r++) {
-		ok = leaf_of[r] >= 0 && leaf_of[r] < t->nleaves && !used[leaf_of[r]];
-		if (ok)
-			used[leaf_of[r]] = 1;
-	}
-	free(used);
-	return ok;
-}
-
 /* The node at depth d above a leaf. */
 static int ancestor(const tm_tree *t, int leaf, int d)
 {

@@ -30,20 +30,6 @@ static int ancestor(const tm_tree *t, int leaf, int d)
 	return v;
 }
 
-static int distinct_leaves(const tm_tree *t, const int *leaf_of, int n)
-{
-	char *used = calloc((size_t)t->nleaves, 1);
-	int ok = 1;
-
-	for (int r = 0; r < n && ok; r++) {
-		ok = leaf_of[r] >= 0 && leaf_of[r] < t->nleaves && !used[leaf_of[r]];
-		if (ok)
-			used[leaf_of[r]] = 1;
-	}
-	free(used);
-	return ok;
-}
-
 /* Paper 000, Fig. 1: 8 ranks on pack:2 l2:3 core:2. */
 static void paper_fig1(void)
 {
@@ -53,7 +39,7 @@ static void paper_fig1(void)
 
 	CHECK(tm_map(TM_ALGO_TREEMATCH, t, m, leaf_of, NULL) == TM_OK,
 	      "Fig. 1: TreeMatch maps 8 ranks on 12 cores");
-	CHECK(distinct_leaves(t, leaf_of, 8), "Fig. 1: one rank per core");
+	CHECK(valid_placement(t, leaf_of, 8), "Fig. 1: one rank per core");
 	for (int r = 0; r < 8; r += 2)
 		CHECK(ancestor(t, leaf_of[r], 2) == ancestor(t, leaf_of[r + 1], 2),
 		      "Fig. 1: ranks %d and %d share an L2", r, r + 1);
@@ -156,7 +142,7 @@ static void planted(int depth, const int *arity)
 	tm_matrix *m = planted_matrix(t, plant);
 	double best = tm_cost_tree(t, m, plant);
 	CHECK(tm_map(TM_ALGO_TREEMATCH, t, m, leaf_of, NULL) == TM_OK &&
-	      distinct_leaves(t, leaf_of, n),
+	      valid_placement(t, leaf_of, n),
 	      "planted %s: TreeMatch places %d ranks", shape, n);
 	double got = tm_cost_tree(t, m, leaf_of);
 	CHECK(fabs(got - best) <= 1e-9 * best,
@@ -254,7 +240,7 @@ static void irregular(void)
 	w[3 * 5 + 4] = 1;
 	tm_matrix *m = dense_matrix(5, w);
 	CHECK(t && tm_map(TM_ALGO_TREEMATCH, t, m, leaf_of, NULL) == TM_OK &&
-	      distinct_leaves(t, leaf_of, 5),
+	      valid_placement(t, leaf_of, 5),
 	      "irregular tree (3+2 cores): every rank on its own core");
 	double tm = tm_cost_tree(t, m, leaf_of);
 	tm_map(TM_ALGO_PACKED, t, m, leaf_of, NULL);
