@@ -170,6 +170,8 @@ static tm_status coarsen(level *fine, level *coarse, tm_error *err)
 		free(cj);
 		free(cw);
 		free(cmap);
+		free(coarse->vw);
+		coarse->vw = NULL;
 		st = tm_error_nomem(err);
 		goto out;
 	}
@@ -193,6 +195,10 @@ static tm_status coarsen(level *fine, level *coarse, tm_error *err)
 	free(ci);
 	free(cj);
 	free(cw);
+	if (st != TM_OK) { /* the caller frees only the levels it counted */
+		free(coarse->vw);
+		coarse->vw = NULL;
+	}
 	coarse->maxvw = fine->maxvw;
 	fine->to_coarse = cmap;
 out:
@@ -619,8 +625,14 @@ tm_status tm_bisect_refine(const tm_matrix *g, int size_a, char *side,
 	for (int v = 0; v < n; v++)
 		lv.vw[v] = 1;
 	memcpy(w.side, side, (size_t)n);
-	if (refine(&w, &lv, size_a, 0, &cut) < 0 || rebalance(&w, g, size_a) < 0) {
+	if (refine(&w, &lv, size_a, 0, &cut) < 0) {
 		st = tm_error_nomem(err);
+		goto out;
+	}
+	if (rebalance(&w, g, size_a) < 0) {
+		st = tm_error_set(err, TM_ERR_USAGE,
+				  "cannot split %d vertices %d / %d", n, size_a,
+				  n - size_a);
 		goto out;
 	}
 	if (cut_weight(g, w.side) < cut_weight(g, side))

@@ -22,7 +22,7 @@
 #include "map_internal.h"
 
 /* Up to this many candidate groups, all are enumerated (the paper's way):
- * 71 processes in pairs, 25 in threes, 16 in fours, 12 in sixes...  Beyond
+ * 70 processes in pairs, 24 in threes, 16 in fours, 12 in sixes...  Beyond
  * that the fast paths take over: enumerating costs more than the whole
  * placement is worth at launch. */
 enum { EXHAUSTIVE_MAX_GROUPS = 2500 };
@@ -71,7 +71,7 @@ static int build_candidates(const tm_matrix *m, int p, int k, group_set *gs)
 		free(rowsum);
 		return -1;
 	}
-	/* Dense copy: at most 200 x 200 here, and groups look pairs up often. */
+	/* Dense copy: at most 70 x 70 here, and groups look pairs up often. */
 	for (int i = 0; i < m->n; i++) {
 		for (int64_t e = m->row_start[i]; e < m->row_start[i + 1]; e++) {
 			w[(size_t)i * p + m->col[e]] = m->weight[e];

@@ -43,7 +43,8 @@
  * Cost: each level solves assignments on dense matrices of its unit
  * count, O(u^3) at worst: on 1,024 leaves 0.2 s for a stencil, 6 s for a
  * dense matrix.  Trees with more than TM_HIER_MAX_LEAVES leaves (after
- * padding) are refused: 8 u^2 bytes each.
+ * padding) are refused: 16 u^2 bytes at the peak (the level's matrix and
+ * the assignment's cost matrix).
  */
 #include <config.h>
 

@@ -123,4 +123,24 @@ static inline double tm_pair_cost(const tm_tree *t, const int *anc, int a,
 	return t->level_cost[d];
 }
 
+/* Change of rank x's cost if it moved from leaf `from` to leaf `to`, the
+ * other ranks at leaf_of[]; `skip` is the rank it swaps with, whose
+ * distance to x does not change (-1: none). */
+static inline double tm_move_delta(const tm_tree *t, const int *anc,
+				   const tm_matrix *m, const int *leaf_of,
+				   int x, int from, int to, int skip)
+{
+	double delta = 0;
+
+	for (int64_t e = m->row_start[x]; e < m->row_start[x + 1]; e++) {
+		int k = m->col[e];
+
+		if (k == skip)
+			continue;
+		delta += m->weight[e] * (tm_pair_cost(t, anc, to, leaf_of[k]) -
+					 tm_pair_cost(t, anc, from, leaf_of[k]));
+	}
+	return delta;
+}
+
 #endif /* TM_MAP_INTERNAL_H */

@@ -41,32 +41,12 @@ typedef struct refiner {
 	int *leaf_of;      /* the placement being improved */
 	int *occupant;     /* rank on each leaf, -1 if idle */
 	int *seen;         /* node -> stamp of the rank that last tried it */
-	int *first_leaf;   /* per node: its leftmost leaf */
 	long *by_weight;   /* scratch: a rank's neighbours, heaviest first */
 	double *key;
 	double *acc;       /* per node: weight of the rank's neighbours below */
 	double *w_to;      /* per rank: its weight to the rank being moved */
 	double eps;        /* below this a change is rounding noise */
 } refiner;
-
-/* Change of x's cost if it moved from leaf `from` to leaf `to`; `skip` is
- * the rank it swaps with, whose distance to x does not change. */
-static double move_delta(const refiner *r, int x, int from, int to, int skip)
-{
-	const tm_matrix *m = r->m;
-	double delta = 0;
-
-	for (int64_t e = m->row_start[x]; e < m->row_start[x + 1]; e++) {
-		int k = m->col[e], lk;
-
-		if (k == skip)
-			continue;
-		lk = r->leaf_of[k];
-		delta += m->weight[e] * (tm_pair_cost(r->t, r->anc, to, lk) -
-					 tm_pair_cost(r->t, r->anc, from, lk));
-	}
-	return delta;
-}
 
 /* The part of rank a's cost that depends on where it sits, for every leaf
  * below `node` at once: a pair costs C_0 minus the drops C_{d-1} - C_d of
@@ -164,19 +144,21 @@ static int best_target(refiner *r, int a, int stamp, double *best)
 
 	if (deg == 0)
 		return -1;
-	for (int64_t e = 0; e < deg; e++) {
-		r->by_weight[e] = e;
-		r->key[e] = -m->weight[first + e];
-	}
-	if (deg > REFINE_MAX_NEIGHBOURS &&
-	    tm_sort_indices(r->by_weight, deg, r->key) < 0)
-		return -2;
 	set_neighbours(r, a, 1);
 	q.here = node_prefix(r, t->level_start[t->depth] + q.la, t->depth);
 	if (t->nleaves <= REFINE_ALL_LEAVES) {
 		/* a small machine: every leaf is a candidate */
 		offer_leaves(r, &q, 0, 0, 0);
 		goto priced;
+	}
+	for (int64_t e = 0; e < deg; e++) {
+		r->by_weight[e] = e;
+		r->key[e] = -m->weight[first + e];
+	}
+	if (deg > REFINE_MAX_NEIGHBOURS &&
+	    tm_sort_indices(r->by_weight, deg, r->key) < 0) {
+		set_neighbours(r, a, 0);
+		return -2;
 	}
 	for (int64_t i = 0; i < deg && i < REFINE_MAX_NEIGHBOURS; i++) {
 		int lk = r->leaf_of[m->col[first + r->by_weight[i]]];
@@ -208,7 +190,8 @@ priced:
 		if (delta >= 0)
 			break;
 		if (b >= 0)
-			delta += move_delta(r, b, lb, q.la, a);
+			delta += tm_move_delta(t, r->anc, r->m, r->leaf_of, b,
+					       lb, q.la, a);
 		if (delta < *best) {
 			*best = delta;
 			best_leaf = lb;
@@ -228,23 +211,16 @@ static int setup(refiner *r)
 	r->anc = tm_leaf_ancestors(t);
 	r->occupant = malloc(sizeof(int) * (size_t)t->nleaves);
 	r->seen = calloc((size_t)t->nnodes, sizeof(int));
-	r->first_leaf = malloc(sizeof(int) * (size_t)t->nnodes);
 	r->by_weight = malloc(sizeof(long) * (size_t)maxdeg);
 	r->key = malloc(sizeof(double) * (size_t)maxdeg);
 	r->acc = calloc((size_t)t->nnodes, sizeof(double));
 	r->w_to = calloc((size_t)r->m->n, sizeof(double));
-	if (!r->anc || !r->occupant || !r->seen || !r->first_leaf ||
-	    !r->by_weight || !r->key || !r->acc || !r->w_to)
+	if (!r->anc || !r->occupant || !r->seen || !r->by_weight || !r->key || !r->acc || !r->w_to)
 		return -1;
 	for (int l = 0; l < t->nleaves; l++)
 		r->occupant[l] = -1;
 	for (int a = 0; a < r->m->n; a++)
 		r->occupant[r->leaf_of[a]] = a;
-	/* leftmost leaf of every node, bottom-up */
-	for (int l = 0; l < t->nleaves; l++)
-		r->first_leaf[t->level_start[t->depth] + l] = l;
-	for (int v = t->level_start[t->depth] - 1; v >= 0; v--)
-		r->first_leaf[v] = r->first_leaf[t->first_child[v]];
 	r->eps = 1e-12 * tm_matrix_total(r->m) * t->level_cost[0];
 	return 0;
 }
@@ -296,7 +272,6 @@ out:
 	free(r.anc);
 	free(r.occupant);
 	free(r.seen);
-	free(r.first_leaf);
 	free(r.by_weight);
 	free(r.key);
 	free(r.acc);

@@ -39,6 +39,14 @@ static int always(const tm_tree *t, const tm_matrix *m)
 	return 1;
 }
 
+/* TreeMatch's grouping needs a regular tree; on an irregular one (a node
+ * Slurm gave in part) tm_map_bottom_up is top-down, already in the list. */
+static int regular(const tm_tree *t, const tm_matrix *m)
+{
+	(void)m;
+	return tm_tree_is_regular(t);
+}
+
 /* Spreading ranks over all children only differs from packing them when
  * the machine has idle leaves. */
 static int idle_leaves(const tm_tree *t, const tm_matrix *m)
@@ -50,7 +58,7 @@ static const struct strategy {
 	strategy_fn build;
 	int (*applies)(const tm_tree *t, const tm_matrix *m);
 } strategies[] = {
-	{ tm_map_bottom_up, always },
+	{ tm_map_bottom_up, regular },
 	{ tm_map_top_down, always },
 	{ tm_map_top_down_spread, idle_leaves },
 	{ packed, always },

@@ -23,7 +23,12 @@ typedef struct bench_case {
 					 * optimum, or NULL */
 } bench_case;
 
-/* All cases, or those whose name contains filter; returns the count. */
+/* Cases above this many ranks run only when the filter names their rank
+ * count (CASES=65536). */
+#define BENCH_LARGE_RANKS 16384
+
+/* The cases whose name contains filter, or without a filter all those up
+ * to BENCH_LARGE_RANKS ranks; returns the count. */
 int bench_cases(const char *filter, bench_case **out);
 void bench_case_free(bench_case *c);
 

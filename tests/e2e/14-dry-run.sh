@@ -50,7 +50,7 @@ chmod 755 steps.sh
 check_dry_run() {
 	local name=$1 topo=$2 slurm out
 	slurm=$(sort -n slurm.out) out=$(sort -n "$name.out")
-	check_eq "$name: no message" "$(cat "$name.err")" ""
+	check_eq "$name: no message" "$(cat "$name.err" 2>&1)" ""
 	check_eq "$name: the 32 tasks' SLURM_TREEMATCH_STATUS is dry-run" \
 		"$(tm_col status "$out" | uniq -c | awk '{ print $1, $2 }')" "32 dry-run"
 	TM_OUT=$out tm_check_helper \

@@ -42,7 +42,9 @@ for on_error in warn fail; do
 		ms=$(($(e2e_now_ms) - t0))
 		echo "# $name, on_error=$on_error: srun took $ms ms"
 		ran=$(find ran -name 'ran.*' | wc -l)
-		check "$name, $on_error: the step ends within 5 s (timeout=2)" test "$ms" -lt 5000
+		# a helper that is not stopped would hold the step forever; the
+		# margin is for a loaded machine
+		check "$name, $on_error: the step ends within 15 s (timeout=2)" test "$ms" -lt 15000
 		if [ "$on_error" = warn ]; then
 			check_eq "$name, $on_error: srun exits 0 and both tasks run" "$TM_RC $ran" "0 2"
 			check_eq "$name, $on_error: each task's status says why" \

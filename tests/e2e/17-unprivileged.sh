@@ -22,10 +22,13 @@ lock=/run/lock
 	getent group "$extra_group" >/dev/null || groupadd "$extra_group" || exit 1
 	id -nG "$E2E_USER" | tr ' ' '\n' | grep -qxF "$extra_group" ||
 		usermod -aG "$extra_group" "$E2E_USER"
-) 9>>"$lock/slurm-treematch-e2e-useradd.lock"
+) 9>>"$lock/slurm-treematch-e2e-useradd.lock" ||
+	{ nok "the group $extra_group exists and $E2E_USER is in it"; exit 1; }
 uid=$(id -u "$E2E_USER") gid=$(id -g "$E2E_USER")
 groups=$(id -G "$E2E_USER" | tr ' ' '\n' | sort -n | paste -sd' ' -)
-check_match "$E2E_USER has a supplementary group" "$groups" "$(getent group "$extra_group" | cut -d: -f3)"
+extra_gid=$(getent group "$extra_group" | cut -d: -f3)
+check "$E2E_USER has the supplementary group $extra_group ($extra_gid)" \
+	grep -qxF "${extra_gid:-none}" <(tr ' ' '\n' <<<"$groups")
 
 tm_setup
 # A root-only matrix in a root-only directory, holding a string to look for.

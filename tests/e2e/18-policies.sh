@@ -80,7 +80,7 @@ chmod 755 steps.sh
 dry_run_check() {
 	local name=$1 policy=$2 out
 	out=$(sort -n "$name.out")
-	check_eq "$name: no message" "$(cat "$name.err")" ""
+	check_eq "$name: no message" "$(cat "$name.err" 2>&1)" ""
 	check_eq "$name: the 16 tasks' status is dry-run" \
 		"$(tm_col status "$out" | uniq -c | awk '{ print $1, $2 }')" "16 dry-run"
 	TM_OUT=$out tm_check_helper \

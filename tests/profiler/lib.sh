@@ -17,14 +17,17 @@
 : "${top_builddir:=$top_srcdir}"
 
 profiler_failures=0
+profiler_checks=0
 
 ok() {
 	echo "ok - $*"
+	profiler_checks=$((profiler_checks + 1))
 }
 
 not_ok() {
 	echo "not ok - $*"
 	profiler_failures=$((profiler_failures + 1))
+	profiler_checks=$((profiler_checks + 1))
 }
 
 skip() {
@@ -47,6 +50,10 @@ show() {
 }
 
 finish() {
+	if [ "$profiler_checks" -eq 0 ]; then
+		echo "# no check ran: that is a failure"
+		exit 1
+	fi
 	if [ "$profiler_failures" -eq 0 ]; then
 		exit 0
 	fi

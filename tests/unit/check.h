@@ -47,7 +47,9 @@ static int check_count;
 static inline int check_status(void)
 {
 	printf("# %d checks, %d failed\n", check_count, check_failures);
-	return check_failures ? 1 : 0;
+	if (check_count == 0)
+		printf("# no check ran: that is a failure\n");
+	return check_failures || check_count == 0 ? 1 : 0;
 }
 
 #endif /* TM_TEST_CHECK_H */

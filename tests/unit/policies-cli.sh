@@ -16,6 +16,11 @@ nok() {
 	for line in "$@"; do printf '#   %s\n' "$line"; done
 	failed=$((failed + 1))
 }
+check() { # DESC COMMAND...
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else nok "$desc" "failed: $*"; fi
+}
 check_eq() { # DESC GOT WANT
 	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1" "got:  $2" "want: $3"; fi
 }
@@ -110,12 +115,23 @@ check_eq "spread without --previous on a changed matrix: pair 0-1 now first, on 
 	"$(placement fresh.json)" "0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7"
 check_eq "spread --previous on the changed matrix: no rank moves" \
 	"$(placement kept.json)" "$(placement spread-numa.json)"
-"$helper" map --matrix table1.json --topology tree:2,2,2 --algorithm spread \
+# --ranks: the previous placement is matched by global rank; a changed
+# matrix shows that it is used at all
+"$helper" map --matrix pairs.json --topology "$numa" --algorithm spread \
 	--ranks 4-7 >half.json
-"$helper" map --matrix table1.json --topology tree:2,2,2 --algorithm spread \
-	--ranks 4-7 --previous half.json >half-again.json
-check_eq "spread --ranks 4-7 --previous: global ranks are matched" \
-	"$(placement half-again.json)" "$(placement half.json)"
+check_eq "spread --ranks 4-7: four ranks placed" \
+	"$(placement half.json | wc -w)" 4
+cat >swapped.json <<'EOF'
+{"size": 8, "entries": [[0, 1, 10], [2, 3, 40], [4, 5, 20], [6, 7, 30]]}
+EOF
+"$helper" map --matrix swapped.json --topology "$numa" --algorithm spread \
+	--ranks 4-7 >half-fresh.json
+"$helper" map --matrix swapped.json --topology "$numa" --algorithm spread \
+	--ranks 4-7 --previous half.json >half-kept.json
+check "spread --ranks 4-7, pair 6-7 now heavier: a fresh placement differs" \
+	test "$(placement half-fresh.json)" != "$(placement half.json)"
+check_eq "spread --ranks 4-7 --previous: global ranks are matched, none moves" \
+	"$(placement half-kept.json)" "$(placement half.json)"
 
 # errors: one line, naming the file and the place
 echo '{"placement": [{"rank": 0, "cpus": "zero"}]}' >bad.json
