@@ -48,8 +48,9 @@ void cli_map_usage(FILE *out)
 		"map options:\n"
 		"  --matrix FILE         communication matrix: JSON ({\"size\": N, \"entries\"|\"matrix\"})\n"
 		"                        or TreeMatch's .mat (N lines of N numbers)\n"
-		"  --topology TOPO       this | xml:PATH | synthetic:DESCRIPTION   [this]\n"
-		"                        e.g. synthetic:\"pack:2 l2:3 core:2 pu:1\"\n"
+		"  --topology TOPO       this | xml:PATH | synthetic:DESCRIPTION | tree:ARITIES\n"
+		"                        [this]; e.g. synthetic:\"pack:2 l2:3 core:2 pu:1\",\n"
+		"                        tree:2,8,2\n"
 		"  --restrict CPULIST    use only these OS CPUs (e.g. 0-3,8)\n"
 		"  --slurm-cores LIST    use only these cores, numbered as Slurm numbers a\n"
 		"                        node's cores (the SPANK plugin passes the step's)\n"
@@ -272,7 +273,7 @@ static int select_ranks(const map_options *o, const tm_matrix *m, int **ranks,
 {
 	if (o->ntasks >= 0 && o->ntasks != m->n) {
 		tm_error_set(err, TM_ERR_SIZE,
-			     "%s: \"size\" is %d, but the job step has %ld tasks",
+			     "%s: the matrix's size is %d, but the job step has %ld tasks",
 			     o->matrix, m->n, o->ntasks);
 		return CLI_BAD_INPUT;
 	}
@@ -304,7 +305,7 @@ static int select_ranks(const map_options *o, const tm_matrix *m, int **ranks,
 
 		if (r >= m->n) {
 			tm_error_set(err, TM_ERR_SIZE,
-				     "%s: \"size\" is %d, but --ranks %s asks for rank %d",
+				     "%s: the matrix's size is %d, but --ranks %s asks for rank %d",
 				     o->matrix, m->n, o->ranks, r);
 			rc = CLI_BAD_INPUT;
 		} else if (seen[r]) {
@@ -442,6 +443,10 @@ int cli_map(int argc, char **argv)
 		return rc;
 	if (tm_matrix_load(o.matrix, &m, &err))
 		return input_error(&err);
+	/* the file's JSON values are done with: give their memory back
+	 * before the mapping needs its own (a dense matrix's take ~20 times
+	 * the sparse matrix's) */
+	cli_json_release();
 	rc = select_ranks(&o, m, &ranks, &nranks, &err);
 	if (rc == CLI_OK)
 		rc = build_tree(&o, nranks, &t, &err);

@@ -75,6 +75,12 @@ static void arena_release(void)
 		free(arena_last);
 		arena_last = prev;
 	}
+	arena_next = arena_end = NULL;
+}
+
+void cli_json_release(void)
+{
+	arena_release();
 }
 
 static void usage(FILE *out)

@@ -420,5 +420,16 @@ tm_status tm_matrix_from_list(const char *name, int n,
 		return tm_error_nomem(err);
 	if (status != TM_OK)
 		return tm_error_set(err, status, "%s: %s", name, inner.text);
+	/* Costs multiply the weights by the level costs and add them up: keep
+	 * room for that, so that no cost becomes infinite. */
+	double total = tm_matrix_total(*out);
+	if (!(total <= TM_MATRIX_MAX_TOTAL)) {
+		tm_matrix_free(*out);
+		*out = NULL;
+		return tm_error_set(err, TM_ERR_RANGE, "%s: the weights add up "
+				    "to %g: expected at most %g (scale them "
+				    "down, e.g. to kilobytes)", name, total,
+				    TM_MATRIX_MAX_TOTAL);
+	}
 	return TM_OK;
 }

@@ -13,17 +13,9 @@
 
 #include "matrix_parse.h"
 
-/* A value as it would be written, cut to TM_BRIEF_MAX characters: one
- * line, ASCII only (so no character is cut in half). */
-typedef struct brief {
-	char text[TM_BRIEF_MAX + 1];
-	size_t used;
-	int cut;
-} brief;
-
 static int brief_append(const char *buffer, size_t size, void *data)
 {
-	brief *b = data;
+	tm_brief *b = data;
 	size_t room = TM_BRIEF_MAX - b->used;
 	size_t take = size < room ? size : room;
 
@@ -37,8 +29,7 @@ static int brief_append(const char *buffer, size_t size, void *data)
 	return 0;
 }
 
-/* Fills `b` and returns its text, for "got %s". */
-static const char *describe(const json_t *value, brief *b)
+const char *tm_json_brief(const json_t *value, tm_brief *b)
 {
 	b->used = 0;
 	b->cut = 0;
@@ -68,7 +59,8 @@ static const char *type_name(const json_t *value)
 }
 
 /* jansson quotes the token it stopped at; a control character in it
- * would break the line, so those are shown as \xNN. */
+ * would break the line, and a stray non-ASCII byte garble it, so those
+ * are shown as \xNN. */
 static tm_status syntax_error(const char *name, const json_error_t *jerr,
 			      tm_error *err)
 {
@@ -79,7 +71,7 @@ static tm_status syntax_error(const char *name, const json_error_t *jerr,
 		return tm_error_nomem(err);
 	for (const char *p = jerr->text; *p && used + 5 < sizeof(text); p++) {
 		unsigned char c = (unsigned char)*p;
-		if (c < 0x20 || c == 0x7f)
+		if (c < 0x20 || c >= 0x7f)
 			used += (size_t)snprintf(text + used,
 						 sizeof(text) - used,
 						 "\\x%02x", c);
@@ -102,14 +94,14 @@ static tm_status read_header(const char *name, const json_t *root, int *n,
 	const json_t *version = json_object_get(root, "version");
 	const json_t *size = json_object_get(root, "size");
 	const json_t *unit = json_object_get(root, "unit");
-	brief b;
+	tm_brief b;
 
 	if (version && !(json_is_integer(version) &&
 			 json_integer_value(version) == 1))
 		return tm_error_set(err, TM_ERR_FORMAT,
 				    "%s: \"version\": expected 1 (the only "
 				    "version this program reads), got %s",
-				    name, describe(version, &b));
+				    name, tm_json_brief(version, &b));
 	if (!size)
 		return tm_error_set(err, TM_ERR_FORMAT,
 				    "%s: \"size\": missing: expected the "
@@ -119,12 +111,12 @@ static tm_status read_header(const char *name, const json_t *root, int *n,
 		return tm_error_set(err, TM_ERR_FORMAT,
 				    "%s: \"size\": expected an integer "
 				    "between 1 and %d, got %s", name,
-				    TM_MATRIX_MAX_ORDER, describe(size, &b));
+				    TM_MATRIX_MAX_ORDER, tm_json_brief(size, &b));
 	if (unit && !json_is_string(unit))
 		return tm_error_set(err, TM_ERR_FORMAT,
 				    "%s: \"unit\": expected a string such as "
 				    "\"bytes\", got %s", name,
-				    describe(unit, &b));
+				    tm_json_brief(unit, &b));
 	*n = (int)json_integer_value(size);
 	return TM_OK;
 }
@@ -143,13 +135,13 @@ static tm_status read_rank(const char *name, size_t index,
 			   const json_t *value, int n, int *rank,
 			   tm_error *err)
 {
-	brief b;
+	tm_brief b;
 
 	if (!json_is_integer(value))
 		return tm_error_set(err, TM_ERR_FORMAT,
 				    "%s: entries[%zu]: rank: expected an "
 				    "integer, got %s", name, index,
-				    describe(value, &b));
+				    tm_json_brief(value, &b));
 	if (json_integer_value(value) < 0 || json_integer_value(value) >= n)
 		return tm_error_set(err, TM_ERR_RANGE,
 				    "%s: entries[%zu]: rank %" JSON_INTEGER_FORMAT
@@ -165,13 +157,13 @@ static tm_status read_entries(const char *name, int n, const json_t *entries,
 {
 	size_t index;
 	const json_t *entry;
-	brief b;
+	tm_brief b;
 
 	if (!json_is_array(entries))
 		return tm_error_set(err, TM_ERR_FORMAT,
 				    "%s: \"entries\": expected an array of "
 				    "[i, j, weight], got %s", name,
-				    describe(entries, &b));
+				    tm_json_brief(entries, &b));
 	if (tm_entry_list_reserve(list, json_array_size(entries)) != 0)
 		return tm_error_nomem(err);
 	json_array_foreach(entries, index, entry) {
@@ -183,7 +175,7 @@ static tm_status read_entries(const char *name, int n, const json_t *entries,
 			return tm_error_set(err, TM_ERR_FORMAT,
 					    "%s: entries[%zu]: expected "
 					    "[i, j, weight], got %s", name,
-					    index, describe(entry, &b));
+					    index, tm_json_brief(entry, &b));
 		status = read_rank(name, index, json_array_get(entry, 0), n,
 				   &i, err);
 		if (status == TM_OK)
@@ -198,7 +190,7 @@ static tm_status read_entries(const char *name, int n, const json_t *entries,
 					    "%s: entries[%zu]: weight: expected "
 					    "a finite number >= 0, got %s",
 					    name, index,
-					    describe(json_array_get(entry, 2),
+					    tm_json_brief(json_array_get(entry, 2),
 						     &b));
 		if (i != j && w > 0 && tm_entry_list_push(list, i, j, w) != 0)
 			return tm_error_nomem(err);
@@ -211,13 +203,13 @@ static tm_status read_rows(const char *name, int n, const json_t *matrix,
 {
 	size_t r, c;
 	const json_t *row, *value;
-	brief b;
+	tm_brief b;
 
 	if (!json_is_array(matrix))
 		return tm_error_set(err, TM_ERR_FORMAT,
 				    "%s: \"matrix\": expected an array of %d "
 				    "rows (the size), got %s", name, n,
-				    describe(matrix, &b));
+				    tm_json_brief(matrix, &b));
 	if (json_array_size(matrix) != (size_t)n)
 		return tm_error_set(err, TM_ERR_FORMAT,
 				    "%s: matrix has %zu rows: expected %d "
@@ -228,7 +220,7 @@ static tm_status read_rows(const char *name, int n, const json_t *matrix,
 			return tm_error_set(err, TM_ERR_FORMAT,
 					    "%s: matrix[%zu]: expected a row "
 					    "of %d numbers (the size), got %s",
-					    name, r, n, describe(row, &b));
+					    name, r, n, tm_json_brief(row, &b));
 		if (json_array_size(row) != (size_t)n)
 			return tm_error_set(err, TM_ERR_FORMAT,
 					    "%s: matrix[%zu]: expected %d "
@@ -242,7 +234,7 @@ static tm_status read_rows(const char *name, int n, const json_t *matrix,
 				return tm_error_set(
 					err, status, "%s: matrix[%zu][%zu]: "
 					"expected a finite number >= 0, got %s",
-					name, r, c, describe(value, &b));
+					name, r, c, tm_json_brief(value, &b));
 			if (r != c && w > 0 &&
 			    tm_entry_list_push(list, (int)r, (int)c, w) != 0)
 				return tm_error_nomem(err);
@@ -293,7 +285,8 @@ tm_status tm_matrix_parse_json(const char *name, const char *text,
 		return syntax_error(name, &jerr, err);
 	status = read_root(name, root, &n, &list, err);
 	/* The tree is freed before the sparse matrix is built, so that the
-	 * two never take memory together. */
+	 * two never take memory together (treematch-helper's arena frees it
+	 * all at once after tm_matrix_load instead: cli_map.c). */
 	json_decref(root);
 	if (status == TM_OK)
 		status = tm_matrix_from_list(name, n, &list, out, err);

@@ -12,11 +12,25 @@
 #include <math.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "tm_matrix.h"
 
 /* Longest offending value quoted in an error ("got ..."): enough to
  * recognise it, short enough that the whole error stays one line. */
 enum { TM_BRIEF_MAX = 40 };
+
+/* A JSON value as it would be written, cut to TM_BRIEF_MAX characters
+ * ("..." at the end when cut): one line, ASCII only, so that no character
+ * is cut in half.  Every JSON file reader quotes bad values with it. */
+typedef struct tm_brief {
+	char text[TM_BRIEF_MAX + 1];
+	size_t used;
+	int cut;
+} tm_brief;
+
+/* Fills `b` and returns its text, for "got %s" (matrix_json.c). */
+const char *tm_json_brief(const json_t *value, tm_brief *b);
 
 /* Directed entries (i, j, w) as the file gives them, in file order, so
  * that weights of one pair always add up in the same order. */

@@ -15,28 +15,11 @@
 
 #include <jansson.h>
 
+#include "matrix_parse.h"
 #include "tm_list.h"
 #include "tm_map.h"
 
-enum { BRIEF_MAX = 40, MAX_LIST_CPUS = 1 << 16 };
-
-/* A value as written, cut to BRIEF_MAX characters, for "got %s". */
-static const char *brief(const json_t *value, char *buf, size_t size)
-{
-	/* json_dumpb into our buffer: json_dumps' result would belong to
-	 * whatever allocator the program gave jansson (main.c uses an arena) */
-	char text[BRIEF_MAX + 1];
-	size_t len = json_dumpb(value, text, BRIEF_MAX, JSON_ENCODE_ANY |
-				JSON_ENSURE_ASCII | JSON_COMPACT);
-
-	if (len == 0)
-		snprintf(buf, size, "?");
-	else if (len > BRIEF_MAX)
-		snprintf(buf, size, "%.*s...", BRIEF_MAX - 3, text);
-	else
-		snprintf(buf, size, "%.*s", (int)len, text);
-	return buf;
-}
+enum { MAX_LIST_CPUS = 1 << 16 };
 
 static int compare_ints(const void *a, const void *b)
 {
@@ -46,7 +29,6 @@ static int compare_ints(const void *a, const void *b)
 }
 
 /* "0-3,8" -> sorted, distinct OS indices; the count, or -1. */
-/* A "cpus" list, sorted, each CPU once. */
 static int parse_cpus(const char *s, int **out)
 {
 	int *cpus = NULL;
@@ -135,7 +117,7 @@ static tm_status load_json(const char *path, json_t **root, tm_error *err)
 static tm_status read_entries(const char *path, json_t *root, int size,
 			      int *item_of, tm_error *err)
 {
-	char got[BRIEF_MAX + 8];
+	tm_brief got;
 	json_t *value = json_object_get(root, "size");
 	json_t *list = json_object_get(root, "placement"), *item;
 	size_t k;
@@ -144,13 +126,13 @@ static tm_status read_entries(const char *path, json_t *root, int size,
 		      json_integer_value(value) != size))
 		return tm_error_set(err, TM_ERR_SIZE, "%s: \"size\": expected "
 				    "%d (the matrix's size), got %s", path,
-				    size, brief(value, got, sizeof(got)));
+				    size, tm_json_brief(value, &got));
 	if (!json_is_array(list))
 		return tm_error_set(err, TM_ERR_FORMAT, "%s: \"placement\": "
 				    "expected an array of {\"rank\": R, "
 				    "\"cpus\": LIST} as treematch-helper map "
 				    "prints it, got %s", path,
-				    list ? brief(list, got, sizeof(got)) :
+				    list ? tm_json_brief(list, &got) :
 				    "nothing");
 	for (int r = 0; r < size; r++)
 		item_of[r] = -1;
@@ -164,7 +146,7 @@ static tm_status read_entries(const char *path, json_t *root, int size,
 					    "placement[%zu]: expected "
 					    "{\"rank\": R, \"cpus\": LIST}, "
 					    "got %s", path, k,
-					    brief(item, got, sizeof(got)));
+					    tm_json_brief(item, &got));
 		if (!json_is_integer(rank) || json_integer_value(rank) < 0 ||
 		    json_integer_value(rank) >= size)
 			return tm_error_set(err, TM_ERR_RANGE, "%s: "
@@ -172,7 +154,7 @@ static tm_status read_entries(const char *path, json_t *root, int size,
 					    "rank from 0 to %d (the matrix's "
 					    "size is %d), got %s", path, k,
 					    size - 1, size,
-					    rank ? brief(rank, got, sizeof(got)) :
+					    rank ? tm_json_brief(rank, &got) :
 					    "nothing");
 		int r = (int)json_integer_value(rank);
 		if (item_of[r] >= 0)
@@ -186,7 +168,7 @@ static tm_status read_entries(const char *path, json_t *root, int size,
 					    "placement[%zu].cpus: expected a CPU "
 					    "list such as \"0-3,8\", got %s",
 					    path, k,
-					    cpus ? brief(cpus, got, sizeof(got)) :
+					    cpus ? tm_json_brief(cpus, &got) :
 					    "nothing");
 		free(parsed);
 		item_of[r] = (int)k;

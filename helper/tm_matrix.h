@@ -31,6 +31,10 @@ typedef struct tm_matrix {
 
 /* Largest order accepted from a file: bounds what a bad "size" can cost. */
 enum { TM_MATRIX_MAX_ORDER = 1 << 24 };
+/* Largest sum of all weights a file may have: far above any byte count,
+ * and far enough below DBL_MAX that costs (weights times level costs)
+ * stay finite. */
+#define TM_MATRIX_MAX_TOTAL 1e250
 
 /* Load a matrix file, JSON or .mat (told apart by the first non-blank
  * character: '{' or '[' is JSON).  On failure *out is NULL and err names

@@ -145,8 +145,8 @@ static tm_status parse_core_restriction(hwloc_topology_t topo, const char *list,
 		st = tm_error_set(err, TM_ERR_USAGE, "--slurm-cores %s: expected "
 				  "a list of core numbers such as 0-3,8", list);
 	} else if (hwloc_bitmap_last(cores) >= ncores) {
-		st = tm_error_set(err, TM_ERR_TOPOLOGY, "--slurm-cores %s: this "
-				  "machine has %d cores (0-%d): Slurm's node "
+		st = tm_error_set(err, TM_ERR_TOPOLOGY, "--slurm-cores %s: the "
+				  "topology has %d cores (0-%d): Slurm's node "
 				  "description and the hardware differ", list,
 				  ncores, ncores - 1);
 	} else {
@@ -193,12 +193,15 @@ static tm_status find_allowed(hwloc_topology_t topo, const char *spec,
 					   err);
 	if (status == TM_OK && hwloc_bitmap_and(allowed, allowed, wanted) != 0)
 		status = tm_error_nomem(err);
+	int by_core = strncmp(restrict_cpus, "cores:", 6) == 0;
 	if (status == TM_OK && hwloc_bitmap_iszero(allowed))
 		status = tm_error_set(err, TM_ERR_TOPOLOGY,
-				      "--restrict %s: none of these CPUs is "
-				      "available to this process in topology "
-				      "%s (available: %s)", restrict_cpus, spec,
-				      usable);
+				      "%s %s: none of these %s is available to "
+				      "this process in topology %s (available "
+				      "CPUs: %s)",
+				      by_core ? "--slurm-cores" : "--restrict",
+				      restrict_cpus + (by_core ? 6 : 0),
+				      by_core ? "cores" : "CPUs", spec, usable);
 	hwloc_bitmap_free(wanted);
 	return status;
 }

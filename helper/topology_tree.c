@@ -24,27 +24,25 @@ static tm_status bad_spec(const char *spec, tm_error *err)
 			    "level first, each >= 1)", spec);
 }
 
-/* Leaves of a restriction ("0-3,8"), each < nleaves. */
+/* Leaves of a restriction ("0-3,8", or "cores:0-3,8" as the plugin's
+ * --slurm-cores gives it: in a tree: topology leaf l is core l), each
+ * < nleaves; parsed with that bound, so that no huge list is expanded. */
 static tm_status restriction(const char *cpus, int nleaves, char *keep,
 			     tm_error *err)
 {
+	int by_core = strncmp(cpus, "cores:", 6) == 0;
+	const char *option = by_core ? "--slurm-cores" : "--restrict";
+	const char *list_text = cpus + (by_core ? 6 : 0);
 	int *list = NULL;
-	int n = tm_list_parse(cpus, 1L << 30, 1 << 30, &list);
+	int n = tm_list_parse(list_text, nleaves - 1, 1 << 30, &list);
 
 	if (n < 0)
-		return tm_error_set(err, TM_ERR_TOPOLOGY,
-				    "--restrict %s: expected a CPU list such "
-				    "as 0-3,8", cpus);
-	for (int i = 0; i < n; i++) {
-		if (list[i] >= nleaves) {
-			int bad = list[i];
-			free(list);
-			return tm_error_set(err, TM_ERR_TOPOLOGY,
-					    "--restrict %s: CPU %d is not in the "
-					    "tree (0-%d)", cpus, bad, nleaves - 1);
-		}
+		return tm_error_set(err, TM_ERR_USAGE, "%s %s: expected %s of "
+				    "the tree (0-%d), such as 0-3,8", option,
+				    list_text, by_core ? "cores" : "CPUs",
+				    nleaves - 1);
+	for (int i = 0; i < n; i++)
 		keep[list[i]] = 1;
-	}
 	free(list);
 	return TM_OK;
 }

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,14 +43,16 @@ static int parse_size(const char *v, long long *out)
 	long long n = strtoll(v, &end, 10);
 	if (errno || end == v || n <= 0)
 		return -1;
+	int shift = 0;
 	switch (*end) {
-	case 'K': case 'k': n <<= 10; end++; break;
-	case 'M': case 'm': n <<= 20; end++; break;
-	case 'G': case 'g': n <<= 30; end++; break;
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
 	default: break;
 	}
-	if (*end)
+	if (*end || n > (LLONG_MAX >> shift))
 		return -1;
+	n <<= shift;
 	*out = n;
 	return 0;
 }
@@ -93,6 +96,17 @@ static const char *set_key(site_config *cfg, const char *key, const char *v)
 		return yes_no(v, &cfg->report) ? "yes or no" : NULL;
 	if (!strcmp(key, "auto"))
 		return yes_no(v, &cfg->auto_matrix) ? "yes or no" : NULL;
+	/* "key=" is the default written out, as in plugstack.conf.example */
+	if (!*v && (!strcmp(key, "matrix_dir") || !strcmp(key, "topology") ||
+		    !strcmp(key, "algorithm"))) {
+		if (!strcmp(key, "matrix_dir"))
+			cfg->matrix_dir[0] = '\0';
+		else if (!strcmp(key, "topology"))
+			cfg->topology[0] = '\0';
+		else
+			cfg->algorithm[0] = '\0';
+		return NULL;
+	}
 	if (!strcmp(key, "matrix_dir"))
 		return copy_path(cfg->matrix_dir, sizeof(cfg->matrix_dir), v) ?
 		       "an absolute path" : NULL;

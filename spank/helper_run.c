@@ -6,8 +6,9 @@
  * The child gets the user's uid, gid and groups (setresuid/setresgid, so no
  * saved root id remains; it checks that root cannot be regained), no file
  * descriptor of slurmstepd's but its pipes, default signals, a minimal
- * environment, no new privileges, no core dumps, no file writes, a CPU
- * limit, an address-space limit, and dies with its parent.  It is exec'd
+ * environment, no new privileges, no core dumps, no file growth
+ * (RLIMIT_FSIZE 0), a CPU limit, an address-space limit, and dies with its
+ * parent.  It is exec'd
  * with an argv, never through a shell.  The parent reads at most a bounded
  * amount of output and kills the child's process group at the deadline.
  * Between fork and exec the child only makes async-signal-safe calls:
@@ -171,8 +172,12 @@ static long ms_left(const struct timespec *deadline)
 	       (deadline->tv_nsec - now.tv_nsec) / 1000000;
 }
 
+/* Read the child's output until both pipes close, the deadline, or too
+ * much output; then reap it, killing its group if it is still running at
+ * the deadline: a helper that closes its output and goes on must not hold
+ * slurmstepd.  The child's wait status goes to *status. */
 static void collect(const helper_job *job, helper_result *res, int out_fd,
-		    int err_fd, pid_t pid)
+		    int err_fd, pid_t pid, int *status)
 {
 	struct timespec deadline;
 	struct pollfd fds[2] = { { out_fd, POLLIN, 0 }, { err_fd, POLLIN, 0 } };
@@ -188,8 +193,10 @@ static void collect(const helper_job *job, helper_result *res, int out_fd,
 			break;
 		}
 		int n = poll(fds, 2, (int)(left > 1000000 ? 1000000 : left));
-		if (n < 0 && errno != EINTR)
+		if (n < 0 && errno != EINTR) {
+			res->timed_out = 1; /* cannot watch it: stop it */
 			break;
+		}
 		for (int i = 0; i < 2 && n > 0; i++) {
 			if (fds[i].fd < 0 || !fds[i].revents)
 				continue;
@@ -207,10 +214,26 @@ static void collect(const helper_job *job, helper_result *res, int out_fd,
 			}
 		}
 	}
-	if (res->timed_out || res->too_much) {
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
+	/* both pipes closed: it is exiting, or it lives on without them */
+	while (!res->timed_out && !res->too_much) {
+		pid_t got = waitpid(pid, status, WNOHANG);
+		if (got == pid)
+			return;
+		if (got < 0 && errno != EINTR) {
+			res->timed_out = 1;
+			break;
+		}
+		if (ms_left(&deadline) <= 0) {
+			res->timed_out = 1;
+			break;
+		}
+		struct timespec tick = { 0, 2000000 };
+		nanosleep(&tick, NULL);
 	}
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
 }
 
 int helper_run(const helper_job *job, helper_result *res, char *why,
@@ -242,11 +265,9 @@ int helper_run(const helper_job *job, helper_result *res, char *why,
 	close(err_p[1]);
 	close(st_p[1]);
 	out_p[1] = err_p[1] = st_p[1] = -1;
-	collect(job, res, out_p[0], err_p[0], pid);
-
 	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	collect(job, res, out_p[0], err_p[0], pid, &status);
+
 	int msg[2] = { 0, 0 };
 	ssize_t got = read(st_p[0], msg, sizeof(msg));
 	if (got == (ssize_t)sizeof(msg)) {

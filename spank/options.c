@@ -31,6 +31,13 @@ enum { OPT_MATRIX, OPT_REPORT, OPT_TOPOLOGY, OPT_ALGORITHM };
 static int option_cb(int val, const char *optarg, int remote)
 {
 	(void)remote;
+	/* the nodes read these back from the job's environment into buffers
+	 * of TEXT_MAX: a longer value would be lost there, not refused */
+	if (optarg && strlen(optarg) >= TEXT_MAX - 1) {
+		say(PLUGIN ": --comm-matrix option value of %zu characters: "
+		    "expected at most %d", strlen(optarg), TEXT_MAX - 2);
+		return -1;
+	}
 	switch (val) {
 	case OPT_MATRIX:
 		if (!optarg || !*optarg) {

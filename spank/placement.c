@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "placement.h"
+#include "tm_spank.h"
 
 void placement_free(placement *p)
 {
@@ -46,6 +47,35 @@ static char *cores_text(json_t *cores)
 	return strdup(buf);
 }
 
+/* The helper's CPU lists are parsed in root's slurmstepd: no index past
+ * any real machine (hwloc would allocate a bitmap that large) and no
+ * open-ended range ("4-", which hwloc reads as "4 to infinity"). */
+enum { MAX_CPU_INDEX = 1 << 16 };
+
+static int cpu_list_bounded(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	while (*s) {
+		if (*s < '0' || *s > '9')
+			return 0;
+		long v = 0;
+		while (*s >= '0' && *s <= '9') {
+			v = v * 10 + (*s++ - '0');
+			if (v >= MAX_CPU_INDEX)
+				return 0;
+		}
+		if (*s == '-' || *s == ',') {
+			s++;
+			if (*s < '0' || *s > '9')
+				return 0;
+		} else if (*s) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
 static int check_entry(json_t *item, int i, uint32_t rank,
 		       hwloc_const_bitmap_t allowed, hwloc_bitmap_t set,
 		       placement *p, char *why, size_t whylen)
@@ -59,6 +89,7 @@ static int check_entry(json_t *item, int i, uint32_t rank,
 		return -1;
 	}
 	if (!json_is_string(cpus) ||
+	    !cpu_list_bounded(json_string_value(cpus)) ||
 	    hwloc_bitmap_list_sscanf(set, json_string_value(cpus)) < 0 ||
 	    hwloc_bitmap_iszero(set)) {
 		snprintf(why, whylen, "the helper gave rank %u no valid CPU list",
@@ -111,13 +142,16 @@ int placement_parse(const char *text, size_t len, int n,
 		goto out;
 	}
 	if (!root) {
+		char clean[sizeof(jerr.text)];
+		text_clean(clean, sizeof(clean), jerr.text, sizeof(jerr.text));
 		snprintf(why, whylen, "the helper's output is not JSON (%s)",
-			 jerr.text);
+			 clean);
 		goto out;
 	}
 	json_t *all = json_object_get(root, "cpus");
 	allowed_set = hwloc_bitmap_alloc();
 	if (!allowed_set || !json_is_string(all) ||
+	    !cpu_list_bounded(json_string_value(all)) ||
 	    hwloc_bitmap_list_sscanf(allowed_set, json_string_value(all)) < 0 ||
 	    hwloc_bitmap_iszero(allowed_set) ||
 	    strlen(json_string_value(all)) >= cpus_size) {

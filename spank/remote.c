@@ -219,9 +219,12 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 			   cfg->timeout, 65536 + (size_t)s->nlocal * 512, 65536 };
 	int rc = helper_run(&job, &res, why, wl);
 	free(ranks);
-	if (rc < 0)
+	if (rc < 0) {
+		helper_result_free(&res);
 		return -1;
-	if (!res.exited || res.exit_code != 0) {
+	}
+	if (!res.exited || res.exit_code != 0 || res.timed_out ||
+	    res.too_much) {
 		helper_problem(&res, cfg, why, wl);
 		helper_result_free(&res);
 		return -1;
@@ -273,8 +276,12 @@ static int step_is_placed(uint32_t stepid)
 }
 
 static void fail_or_warn(const site_config *cfg, node_plan *plan,
-			 const char *node, const char *why)
+			 const char *node, const char *raw_why)
 {
+	/* the reason may quote the user's path or the helper's words: one
+	 * clean line for slurmd's log and the job's stderr */
+	char why[TEXT_MAX - sizeof("fallback: ")];
+	text_clean(why, sizeof(why), raw_why, strlen(raw_why));
 	snprintf(plan->status, sizeof(plan->status), "fallback: %s", why);
 	size_t len = strlen(why) + strlen(node) + 128;
 	plan->message = malloc(len);
@@ -303,6 +310,7 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 	uint32_t stepid = 0;
 
 	memset(plan, 0, sizeof(*plan));
+	plan->fail = cfg->fail;
 	if (spank_get_item(sp, S_JOB_STEPID, &stepid) || !step_is_placed(stepid))
 		return 0;
 	/* srun already said why on the user's terminal: only the status. */

@@ -16,6 +16,35 @@
 
 #include "tm_spank.h"
 
+/* The kernel narrows a mask to the task's cgroup cpuset without an error:
+ * CPUs outside it would be named in SLURM_TREEMATCH_CPUS yet unused. */
+static int check_bound(const cpu_set_t *want, size_t size, const char *list,
+		       char *why, size_t wl)
+{
+	size_t bits = size * 8 > CPU_SETSIZE ? size * 8 : CPU_SETSIZE;
+	cpu_set_t *got = CPU_ALLOC(bits);
+	size_t got_size = CPU_ALLOC_SIZE(bits);
+	int rc = 0;
+
+	if (!got)
+		return 0; /* cannot tell: the binding itself succeeded */
+	CPU_ZERO_S(got_size, got);
+	if (sched_getaffinity(0, got_size, got) == 0) {
+		for (size_t cpu = 0; cpu < bits; cpu++) {
+			int in_want = cpu < size * 8 && CPU_ISSET_S(cpu, size, want);
+			if (in_want != (CPU_ISSET_S(cpu, got_size, got) != 0)) {
+				snprintf(why, wl, "cannot bind to CPUs %s: not "
+					 "all of them are the step's (cgroup)",
+					 list);
+				rc = -1;
+				break;
+			}
+		}
+	}
+	CPU_FREE(got);
+	return rc;
+}
+
 static int bind_to(const char *list, char *why, size_t wl)
 {
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
@@ -40,6 +69,8 @@ static int bind_to(const char *list, char *why, size_t wl)
 		if (rc < 0)
 			snprintf(why, wl, "cannot bind to CPUs %s: %s", list,
 				 strerror(errno));
+		else
+			rc = check_bound(mask, size, list, why, wl);
 		CPU_FREE(mask);
 	} else {
 		snprintf(why, wl, "out of memory");
@@ -71,7 +102,7 @@ int task_apply(spank_t sp, const node_plan *plan)
 		size_t len = strlen(plan->message);
 		if (len && plan->message[len - 1] == '\n')
 			len--; /* say() adds the newline */
-		say("%.*s", (int)len, plan->message);
+		say_text(plan->message, len);
 	}
 	if (plan->refuse)
 		refuse_to_start();
@@ -80,8 +111,13 @@ int task_apply(spank_t sp, const node_plan *plan)
 	const char *cpus = plan->cpus && id >= 0 && id < plan->ntasks
 			   ? plan->cpus[id] : NULL;
 	if (cpus && !plan->dry_run && bind_to(cpus, why, sizeof(why)) < 0) {
+		if (plan->fail) {
+			say(PLUGIN ": error: task %d: %s; the step does not "
+			    "start (on_error=fail)", id, why);
+			refuse_to_start();
+		}
 		snprintf(status, sizeof(status), "fallback: %s", why);
-		say(PLUGIN ": %s: task %d: %s", plan->cpus ? "error" : "warning",
+		say(PLUGIN ": warning: task %d: %s; it keeps Slurm's binding",
 		    id, why);
 		cpus = NULL;
 	}

@@ -3,6 +3,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tm_spank.h"
@@ -39,4 +41,24 @@ void say(const char *fmt, ...)
 	if (write(STDERR_FILENO, line, (size_t)n) < 0) {
 		/* nowhere left to report it */
 	}
+}
+
+/* A text of any length (a report of many lines), with a newline added, in
+ * as few writes as the kernel allows. */
+void say_text(const char *text, size_t len)
+{
+	char *buf = malloc(len + 1);
+	size_t done = 0;
+
+	if (!buf)
+		return;
+	memcpy(buf, text, len);
+	buf[len++] = '\n';
+	while (done < len) {
+		ssize_t n = write(STDERR_FILENO, buf + done, len - done);
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	free(buf);
 }

@@ -1,7 +1,8 @@
 /*
  * tm_spank.h - the parts of the treematch SPANK plugin and what they share.
  *
- * Where things run (see doc/plugin.md and FINDINGS in the design notes):
+ * Where things run (see the README's "How it works", and FINDINGS in the
+ * design notes):
  *   srun, sbatch, salloc (as the user): options, then local.c checks the
  *     matrix file and tells the nodes which one to use through the job's
  *     environment (SLURM_TREEMATCH_*, which survives --export=NONE);
@@ -52,8 +53,10 @@ typedef struct site_config {
 	char error[TEXT_MAX];           /* why the line is invalid, "" if ok */
 } site_config;
 
-/* Parse av[0..ac-1]; on a bad argument the defaults stay, cfg->error
- * says what is wrong and the plugin does nothing but say so. */
+/* Parse av[0..ac-1]; at the first bad argument parsing stops (keys before
+ * it keep their values, on_error= included, so that a site that asked for
+ * fail gets its steps refused rather than silently unplaced), cfg->error
+ * says what is wrong and the plugin places nothing but says so. */
 void config_parse(site_config *cfg, int ac, char **av);
 
 /* ---- the user's options (options.c) ------------------------------- */
@@ -75,6 +78,7 @@ int local_prepare_step(spank_t sp, const site_config *cfg); /* local_user_init *
 typedef struct node_plan {
 	int active;        /* this step asked for a placement */
 	int refuse;        /* on_error=fail and it failed: tasks must not run */
+	int fail;          /* on_error=fail: a task that cannot bind must not run */
 	int dry_run;       /* computed on another topology: do not bind */
 	int ntasks;        /* tasks on this node */
 	char **cpus;       /* per local task id: its CPU list, or NULL */
@@ -95,5 +99,7 @@ void text_clean(char *dst, size_t size, const char *src, size_t len);
 /* One-line messages on the user's terminal (srun/sbatch) or, from a task,
  * on the job's stderr; never suppressed by srun -Q. */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for a text of any length, such as a many-line report. */
+void say_text(const char *text, size_t len);
 
 #endif /* TM_SPANK_H */

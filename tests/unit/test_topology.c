@@ -317,7 +317,7 @@ static void test_errors(void)
 		     "--restrict 2-: expected a CPU list such as 0-3,8");
 	fixture("topo-2pack-8core-allowed-4-7.xml", path, sizeof(path));
 	snprintf(want, sizeof(want), "--restrict 0-3: none of these CPUs is "
-		 "available to this process in topology %s (available: 4-7)",
+		 "available to this process in topology %s (available CPUs: 4-7)",
 		 path);
 	expect_error(path, "0-3", TM_ERR_TOPOLOGY, want);
 
