@@ -31,6 +31,7 @@ typedef struct map_options {
 	char slurm_cores[4096];   /* "cores:LIST" for --slurm-cores */
 	const char *ranks;        /* as given, for messages */
 	const char *level_costs;
+	long long max_size;       /* --max-size, 0: no limit */
 	int cpus_per_task;
 	tm_leaf_kind bind;
 	tm_algorithm algorithm;
@@ -54,6 +55,7 @@ void cli_map_usage(FILE *out)
 		"  --restrict CPULIST    use only these OS CPUs (e.g. 0-3,8)\n"
 		"  --slurm-cores LIST    use only these cores, numbered as Slurm numbers a\n"
 		"                        node's cores (the SPANK plugin passes the step's)\n"
+		"  --max-size BYTES      refuse a matrix file larger than this\n"
 		"  --ranks LIST          place only these ranks, listed in this order\n"
 		"                        (e.g. 4-7,0); default: all ranks of the matrix\n"
 		"  --ntasks N            the job has N tasks: the matrix size must be N\n"
@@ -148,7 +150,8 @@ static int parse_options(int argc, char **argv, map_options *o)
 	enum { OPT_MATRIX = 256, OPT_TOPOLOGY, OPT_RESTRICT, OPT_SLURM_CORES,
 	       OPT_RANKS,
 	       OPT_NTASKS, OPT_CPT, OPT_BIND, OPT_ALGORITHM, OPT_COSTS,
-	       OPT_FORMAT, OPT_THRESHOLD, OPT_SET_CAP, OPT_PREVIOUS };
+	       OPT_FORMAT, OPT_THRESHOLD, OPT_SET_CAP, OPT_PREVIOUS,
+	       OPT_MAX_SIZE };
 	static const struct option longopts[] = {
 		{ "matrix", required_argument, NULL, OPT_MATRIX },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
@@ -164,6 +167,7 @@ static int parse_options(int argc, char **argv, map_options *o)
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "set-cap", required_argument, NULL, OPT_SET_CAP },
 		{ "previous", required_argument, NULL, OPT_PREVIOUS },
+		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -228,6 +232,15 @@ static int parse_options(int argc, char **argv, map_options *o)
 			o->set_cap = (int)v;
 			break;
 		case OPT_PREVIOUS: o->previous = optarg; break;
+		case OPT_MAX_SIZE: {
+			char *end;
+			errno = 0;
+			o->max_size = strtoll(optarg, &end, 10);
+			if (errno || end == optarg || *end || o->max_size < 1)
+				return usage_error("--max-size %s: expected a "
+						   "number of bytes", optarg);
+			break;
+		}
 		case OPT_FORMAT:
 			if (strcmp(optarg, "json") == 0)
 				o->text = 0;
@@ -441,7 +454,7 @@ int cli_map(int argc, char **argv)
 		return CLI_OK; /* --help */
 	if (rc)
 		return rc;
-	if (tm_matrix_load(o.matrix, &m, &err))
+	if (tm_matrix_load_limited(o.matrix, o.max_size, &m, &err))
 		return input_error(&err);
 	/* the file's JSON values are done with: give their memory back
 	 * before the mapping needs its own (a dense matrix's take ~20 times

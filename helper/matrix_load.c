@@ -45,8 +45,17 @@ static tm_status io_error(const char *path, const char *what, int errnum,
  * trusting st_size, so that pipes and /proc-like files work too; the one
  * spare byte lets the read that meets the end of a regular file succeed
  * without growing the buffer. */
+static tm_status too_large(const char *path, long long max_bytes,
+			   tm_error *err)
+{
+	return tm_error_set(err, TM_ERR_RANGE, "%s: more than %lld bytes, the "
+			    "limit (--max-size, the site's max_size)", path,
+			    max_bytes);
+}
+
 static tm_status read_all(int fd, const char *path, const struct stat *st,
-			  char **text, size_t *len, tm_error *err)
+			  long long max_bytes, char **text, size_t *len,
+			  tm_error *err)
 {
 	size_t capacity = S_ISREG(st->st_mode) && st->st_size > 0 ?
 		(size_t)st->st_size + 1 : 65536;
@@ -77,6 +86,10 @@ static tm_status read_all(int fd, const char *path, const struct stat *st,
 			return io_error(path, "cannot read", errnum, err);
 		}
 		used += (size_t)got;
+		if (max_bytes > 0 && used > (size_t)max_bytes) {
+			free(buffer);
+			return too_large(path, max_bytes, err);
+		}
 	}
 	*text = buffer;
 	*len = used;
@@ -84,6 +97,12 @@ static tm_status read_all(int fd, const char *path, const struct stat *st,
 }
 
 tm_status tm_matrix_load(const char *path, tm_matrix **out, tm_error *err)
+{
+	return tm_matrix_load_limited(path, 0, out, err);
+}
+
+tm_status tm_matrix_load_limited(const char *path, long long max_bytes,
+				 tm_matrix **out, tm_error *err)
 {
 	struct stat st;
 	char *text = NULL;
@@ -105,7 +124,11 @@ tm_status tm_matrix_load(const char *path, tm_matrix **out, tm_error *err)
 		close(fd);
 		return io_error(path, "cannot open", errnum, err);
 	}
-	status = read_all(fd, path, &st, &text, &len, err);
+	if (max_bytes > 0 && S_ISREG(st.st_mode) && st.st_size > max_bytes) {
+		close(fd);
+		return too_large(path, max_bytes, err);
+	}
+	status = read_all(fd, path, &st, max_bytes, &text, &len, err);
 	close(fd);
 	if (status != TM_OK)
 		return status;

@@ -42,6 +42,12 @@ enum { TM_MATRIX_MAX_ORDER = 1 << 24 };
  * was expected. */
 tm_status tm_matrix_load(const char *path, tm_matrix **out, tm_error *err);
 
+/* The same, refusing a file of more than max_bytes (0: no limit) before
+ * reading more of it: the plugin's nodes enforce the site's max_size, as
+ * srun did, whatever the file became since. */
+tm_status tm_matrix_load_limited(const char *path, long long max_bytes,
+				 tm_matrix **out, tm_error *err);
+
 /* Parse from memory; `name` is used in error texts in place of a path. */
 tm_status tm_matrix_parse(const char *name, const char *text, size_t len,
 			  tm_matrix **out, tm_error *err);

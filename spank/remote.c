@@ -169,7 +169,7 @@ static void helper_problem(const helper_result *res, const site_config *cfg,
 static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 		      char *why, size_t wl)
 {
-	char ntasks[16], cpt[16], *ranks = rank_list(s);
+	char ntasks[16], cpt[16], max_size[24], *ranks = rank_list(s);
 	const char *topology = s->topology[0] ? s->topology : "this";
 	char *argv[24];
 	int a = 0;
@@ -199,6 +199,11 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 		argv[a++] = "--slurm-cores";
 		argv[a++] = s->cores;
 	}
+	/* srun checked the size; the file may have changed since, or be a
+	 * device or a pipe that never ends */
+	snprintf(max_size, sizeof(max_size), "%lld", cfg->max_size);
+	argv[a++] = "--max-size";
+	argv[a++] = max_size;
 	argv[a++] = "--ranks";
 	argv[a++] = ranks;
 	argv[a++] = "--ntasks";

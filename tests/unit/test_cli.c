@@ -248,6 +248,12 @@ static void statuses(void)
 		  "a missing topology file: exit 1" },
 		{ "map --matrix fig1.json --topology tree:2,3,2 --ntasks 9", 1,
 		  "--ntasks that differs from the size: exit 1" },
+		{ "map --matrix fig1.json --topology tree:2,3,2 --max-size 10",
+		  1, "a file over --max-size: exit 1" },
+		{ "map --matrix /dev/zero --topology tree:2,3,2 --max-size 4096",
+		  1, "an endless file with --max-size: exit 1" },
+		{ "map --matrix fig1.json --topology tree:2,3,2 --max-size 0",
+		  2, "--max-size 0: exit 2" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		run r = helper_run(cases[i].args);
@@ -261,6 +267,16 @@ static void statuses(void)
 		}
 		run_free(&r);
 	}
+	run big = helper_run("map --matrix fig1.json --topology tree:2,3,2 "
+			     "--max-size 10");
+	CHECK_STR(big.err, "treematch-helper: fig1.json: more than 10 bytes, "
+		  "the limit (--max-size, the site's max_size)\n",
+		  "--max-size: the message names the file and the limit");
+	run_free(&big);
+	run fits = helper_run("map --matrix fig1.json --topology tree:2,3,2 "
+			      "--max-size 100000");
+	CHECK_INT(fits.status, 0, "a file under --max-size maps");
+	run_free(&fits);
 	run r = helper_run("--version");
 	CHECK(strstr(r.out, PACKAGE_VERSION) != NULL, "--version prints %s",
 	      PACKAGE_VERSION);
