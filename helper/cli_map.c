@@ -345,8 +345,11 @@ static int build_tree(const map_options *o, int nranks, tm_tree **out,
 {
 	tm_tree *t = NULL, *next;
 
+	/* a --topology, --restrict or --slurm-cores that does not parse is a
+	 * bad command line (2); a topology file that cannot be read, or CPUs
+	 * the machine does not have, are bad input (1) */
 	if (tm_topology_load(o->topology, o->restrict_cpus, o->bind, &t, err))
-		return CLI_BAD_INPUT;
+		return err->status == TM_ERR_USAGE ? CLI_USAGE : CLI_BAD_INPUT;
 	if (o->cpus_per_task > 1) {
 		next = tm_tree_group_leaves(t, o->cpus_per_task, err);
 		tm_tree_free(t);
@@ -494,7 +497,7 @@ int cli_map(int argc, char **argv)
 			fputs(text, stdout);
 		}
 	}
-	if (rc == CLI_BAD_INPUT && err.status != TM_OK)
+	if ((rc == CLI_BAD_INPUT || rc == CLI_USAGE) && err.status != TM_OK)
 		input_error(&err);
 	free(text);
 	free(leaf_of);

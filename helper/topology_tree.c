@@ -19,9 +19,10 @@ enum { ABSTRACT_MAX_DEPTH = 32 };
 
 static tm_status bad_spec(const char *spec, tm_error *err)
 {
-	return tm_error_set(err, TM_ERR_TOPOLOGY,
+	return tm_error_set(err, TM_ERR_USAGE,
 			    "%s: expected arities such as tree:2,8,2 (root "
-			    "level first, each >= 1)", spec);
+			    "level first, each from 1 to 16777216, at most %d "
+			    "levels)", spec, ABSTRACT_MAX_DEPTH);
 }
 
 /* Leaves of a restriction ("0-3,8", or "cores:0-3,8" as the plugin's
