@@ -52,15 +52,9 @@
 #include <string.h>
 
 #include "map_internal.h"
+#include "tm_list.h"
 
 enum { TM_HIER_MAX_LEAVES = 4096 };
-
-static int compare_ints(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* ------------------------------------------------------------------ */
 /* Pairing: a maximum-weight matching from the Hungarian method        */
@@ -169,7 +163,7 @@ static tm_status pair_set(const double *w, int u, const int *set, int s,
 		if (len > 0)
 			cut_cycle(w, u, cycle, len, partner, left, &nleft);
 	}
-	qsort(left, (size_t)nleft, sizeof(int), compare_ints);
+	qsort(left, (size_t)nleft, sizeof(int), tm_compare_ints);
 	status = pair_set(w, u, left, nleft, partner, err);
 out:
 	free(cost);
@@ -221,11 +215,6 @@ void tm_hier_aggregate(const double *w, int u, const int *members, int k,
 
 /* Groups of `size` units as rows of members[]: sort each row, then the
  * rows by their first unit. */
-static int compare_first(const void *a, const void *b)
-{
-	return compare_ints(a, b);
-}
-
 static tm_status canonical(int *members, int ngroups, int size, tm_error *err)
 {
 	size_t row = (size_t)size * sizeof(int);
@@ -239,12 +228,12 @@ static tm_status canonical(int *members, int ngroups, int size, tm_error *err)
 	}
 	for (int g = 0; g < ngroups; g++) {
 		qsort(members + (size_t)g * (size_t)size, (size_t)size,
-		      sizeof(int), compare_ints);
+		      sizeof(int), tm_compare_ints);
 		firsts[2 * g] = members[(size_t)g * (size_t)size];
 		firsts[2 * g + 1] = g;
 	}
 	/* pairs (first unit, group): the first units are distinct */
-	qsort(firsts, (size_t)ngroups, 2 * sizeof(int), compare_first);
+	qsort(firsts, (size_t)ngroups, 2 * sizeof(int), tm_compare_ints);
 	memcpy(copy, members, (size_t)ngroups * row);
 	for (int g = 0; g < ngroups; g++)
 		memcpy(members + (size_t)g * (size_t)size,
@@ -291,7 +280,7 @@ static int heavier_first(const void *x, const void *y)
 
 	if (p->weight != q->weight)
 		return p->weight < q->weight ? 1 : -1;
-	return compare_ints(&p->a, &q->a);
+	return tm_compare_ints(&p->a, &q->a);
 }
 
 /* The cores of an odd round are chosen before the groups exist, so two
@@ -503,7 +492,8 @@ tm_status tm_hier_group(const double *w, int u, int k, int *members,
 				used += size;
 			}
 			qsort(next + (size_t)g * (size_t)(size * factor),
-			      (size_t)(size * factor), sizeof(int), compare_ints);
+			      (size_t)(size * factor), sizeof(int),
+			      tm_compare_ints);
 		}
 		int *swap = flat;
 		flat = next;

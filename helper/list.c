@@ -54,3 +54,21 @@ bad:
 	free(list);
 	return -1;
 }
+
+int tm_compare_ints(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int tm_sort_unique(int *list, int n)
+{
+	int m = 0;
+
+	qsort(list, (size_t)n, sizeof(int), tm_compare_ints);
+	for (int i = 0; i < n; i++)
+		if (m == 0 || list[m - 1] != list[i])
+			list[m++] = list[i];
+	return m;
+}

@@ -21,13 +21,6 @@
 
 enum { MAX_LIST_CPUS = 1 << 16 };
 
-static int compare_ints(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* "0-3,8" -> sorted, distinct OS indices; the count, or -1. */
 static int parse_cpus(const char *s, int **out)
 {
@@ -36,13 +29,8 @@ static int parse_cpus(const char *s, int **out)
 
 	if (n < 0)
 		return -1;
-	qsort(cpus, (size_t)n, sizeof(int), compare_ints);
-	int kept = 0;
-	for (int i = 0; i < n; i++)
-		if (kept == 0 || cpus[i] != cpus[kept - 1])
-			cpus[kept++] = cpus[i];
 	*out = cpus;
-	return kept;
+	return tm_sort_unique(cpus, n);
 }
 
 static int same_cpus(const tm_leaf *leaf, const int *cpus, int n)

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "tm_list.h"
 #include "tm_report.h"
 #include "tm_topology.h"
 
@@ -22,13 +23,6 @@ static char *leaf_cpus(const tm_leaf *leaf)
 	return buf;
 }
 
-static int compare_ints(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Every CPU of the tree: what the placement chose among. */
 static char *tree_cpus(const tm_tree *t)
 {
@@ -41,11 +35,7 @@ static char *tree_cpus(const tm_tree *t)
 	for (int l = 0; l < t->nleaves; l++)
 		for (int p = 0; p < t->leaf[l].npus; p++)
 			all[k++] = t->leaf[l].pus[p];
-	qsort(all, (size_t)k, sizeof(int), compare_ints);
-	int u = 0;
-	for (int i = 0; i < k; i++)
-		if (u == 0 || all[i] != all[u - 1])
-			all[u++] = all[i];
+	int u = tm_sort_unique(all, k);
 	tm_leaf whole = { u, all, 0, NULL };
 	char *text = leaf_cpus(&whole);
 	free(all);

@@ -12,4 +12,10 @@
  * caller says which list was wrong, in its own words. */
 int tm_list_parse(const char *text, long max_value, int max_count, int **out);
 
+/* qsort's comparison of two ints, increasing. */
+int tm_compare_ints(const void *a, const void *b);
+
+/* Sort list[0..n) increasing and drop repeats; returns the new length. */
+int tm_sort_unique(int *list, int n);
+
 #endif /* TM_LIST_H */

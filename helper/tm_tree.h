@@ -64,6 +64,10 @@ tm_status tm_tree_set_costs(tm_tree *t, const double *costs, int ncosts,
 /* Whether all nodes of each level have the same arity. */
 int tm_tree_is_regular(const tm_tree *t);
 
+/* Whether every node at depth d has exactly one child (a level that
+ * tm_tree_prune drops). */
+int tm_tree_level_is_single_child(const tm_tree *t, int d);
+
 /* Depth of the lowest common ancestor of two leaves (depth if a == b). */
 int tm_tree_lca_depth(const tm_tree *t, int leaf_a, int leaf_b);
 

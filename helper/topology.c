@@ -355,14 +355,6 @@ static tm_status fill_leaf(const walk *w, hwloc_obj_t obj, tm_leaf *leaf)
 	return status;
 }
 
-static int single_child_level(const tm_tree *t, int d)
-{
-	for (int v = t->level_start[d]; v < t->level_start[d + 1]; v++)
-		if (t->arity[v] != 1)
-			return 0;
-	return 1;
-}
-
 /* hwloc's type names ("Package", "L3", "Group0"), plus "+NUMA" where the
  * level's objects carry NUMA nodes.  Pruning keeps the lower of two levels
  * with the same leaves, so a NUMA mark moves down to the level that will
@@ -386,7 +378,7 @@ static tm_status name_levels(const walk *w, tm_tree *t)
 		t->level_name[d] = strdup(name);
 		if (!t->level_name[d])
 			return TM_ERR_NOMEM;
-		numa_above = numa && d < t->depth && single_child_level(t, d);
+		numa_above = numa && d < t->depth && tm_tree_level_is_single_child(t, d);
 	}
 	return TM_OK;
 }

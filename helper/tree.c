@@ -305,6 +305,14 @@ tm_status tm_tree_set_costs(tm_tree *t, const double *costs, int ncosts,
 	return TM_OK;
 }
 
+int tm_tree_level_is_single_child(const tm_tree *t, int d)
+{
+	for (int v = t->level_start[d]; v < t->level_start[d + 1]; v++)
+		if (t->arity[v] != 1)
+			return 0;
+	return 1;
+}
+
 int tm_tree_is_regular(const tm_tree *t)
 {
 	for (int d = 0; d < t->depth; d++) {

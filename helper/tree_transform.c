@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tm_list.h"
 #include "tm_tree.h"
 
 /* Replace a leaf record (tm_tree_build's default) with copies of lists. */
@@ -49,14 +50,6 @@ static tm_status set_level_name(tm_tree *t, int d, const char *name)
 	free(t->level_name[d]);
 	t->level_name[d] = copy;
 	return TM_OK;
-}
-
-static int all_single_child(const tm_tree *t, int d)
-{
-	for (int v = t->level_start[d]; v < t->level_start[d + 1]; v++)
-		if (t->arity[v] != 1)
-			return 0;
-	return 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -118,7 +111,7 @@ tm_tree *tm_tree_prune(const tm_tree *t, int default_costs, tm_error *err)
 		return NULL;
 	}
 	for (int d = 0; d <= t->depth; d++)
-		if (d == t->depth || !all_single_child(t, d))
+		if (d == t->depth || !tm_tree_level_is_single_child(t, d))
 			kept[nkept++] = d;
 	p = prune_shape(t, kept, nkept, err);
 	if (!p)
@@ -319,25 +312,6 @@ static int lay_out_slots(const tm_tree *t, const slot_plan *plan,
 	return 0;
 }
 
-static int compare_ints(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Sorts list[0..n) and drops repeats; returns the new length. */
-static int sort_unique(int *list, int n)
-{
-	int m = 0;
-
-	qsort(list, (size_t)n, sizeof(int), compare_ints);
-	for (int i = 0; i < n; i++)
-		if (m == 0 || list[m - 1] != list[i])
-			list[m++] = list[i];
-	return m;
-}
-
 /* A slot binds to every PU and core of its leaves. */
 static tm_status set_slot_leaf(const tm_tree *t, const slot_plan *plan,
 			       int slot, tm_leaf *out)
@@ -365,8 +339,8 @@ static tm_status set_slot_leaf(const tm_tree *t, const slot_plan *plan,
 			       (size_t)leaf->ncores * sizeof(int));
 			ncores += leaf->ncores;
 		}
-		status = set_leaf(out, pus, sort_unique(pus, npus),
-				  cores, sort_unique(cores, ncores));
+		status = set_leaf(out, pus, tm_sort_unique(pus, npus),
+				  cores, tm_sort_unique(cores, ncores));
 	}
 	free(pus);
 	free(cores);
