@@ -12,10 +12,10 @@ enum {
 #define CLI_PROGRAM "treematch-helper"
 
 int cli_map(int argc, char **argv);
+void cli_map_usage(FILE *out);
 
 /* Free every JSON value made so far at once (main.c's arena): call it only
  * when none is still in use, as after the matrix file is read. */
 void cli_json_release(void);
-void cli_map_usage(FILE *out);
 
 #endif /* TM_CLI_H */

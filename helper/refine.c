@@ -215,7 +215,8 @@ static int setup(refiner *r)
 	r->key = malloc(sizeof(double) * (size_t)maxdeg);
 	r->acc = calloc((size_t)t->nnodes, sizeof(double));
 	r->w_to = calloc((size_t)r->m->n, sizeof(double));
-	if (!r->anc || !r->occupant || !r->seen || !r->by_weight || !r->key || !r->acc || !r->w_to)
+	if (!r->anc || !r->occupant || !r->seen || !r->by_weight || !r->key ||
+	    !r->acc || !r->w_to)
 		return -1;
 	for (int l = 0; l < t->nleaves; l++)
 		r->occupant[l] = -1;

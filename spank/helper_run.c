@@ -8,9 +8,9 @@
  * descriptor of slurmstepd's but its pipes, default signals, a minimal
  * environment, no new privileges, no core dumps, no file growth
  * (RLIMIT_FSIZE 0), a CPU limit, an address-space limit, and dies with its
- * parent.  It is exec'd
- * with an argv, never through a shell.  The parent reads at most a bounded
- * amount of output and kills the child's process group at the deadline.
+ * parent.  It is exec'd with an argv, never through a shell.  The parent
+ * reads at most a bounded amount of output, and kills the child's process
+ * group at the deadline, even once the child has closed its output.
  * Between fork and exec the child only makes async-signal-safe calls:
  * slurmstepd is multithreaded.
  */
