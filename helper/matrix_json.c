@@ -273,6 +273,18 @@ static tm_status read_root(const char *name, const json_t *root, int *n,
 tm_status tm_matrix_parse_json(const char *name, const char *text,
 			       size_t len, tm_matrix **out, tm_error *err)
 {
+	tm_status status;
+
+	*out = NULL;
+	if (tm_matrix_parse_json_fast(name, text, len, out, &status, err))
+		return status;
+	return tm_matrix_parse_json_jansson(name, text, len, out, err);
+}
+
+tm_status tm_matrix_parse_json_jansson(const char *name, const char *text,
+				       size_t len, tm_matrix **out,
+				       tm_error *err)
+{
 	json_error_t jerr;
 	json_t *root;
 	tm_entry_list list = { 0 };

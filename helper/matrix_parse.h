@@ -77,4 +77,19 @@ tm_status tm_matrix_parse_json(const char *name, const char *text,
 tm_status tm_matrix_parse_mat(const char *name, const char *text,
 			      size_t len, tm_matrix **out, tm_error *err);
 
+/* The JSON files programs write, read without building jansson values
+ * (matrix_json_fast.c).  Returns 1 when it read the file (*status and
+ * *out then as tm_matrix_parse_json gives them), 0 when it declined: the
+ * file is not of the plain shape it knows, or is not valid, and the
+ * jansson reader must decide. */
+int tm_matrix_parse_json_fast(const char *name, const char *text,
+			      size_t len, tm_matrix **out, tm_status *status,
+			      tm_error *err);
+/* The reader of every JSON file and every error (jansson): what
+ * tm_matrix_parse_json falls back to, and what the tests compare the fast
+ * reader with. */
+tm_status tm_matrix_parse_json_jansson(const char *name, const char *text,
+				       size_t len, tm_matrix **out,
+				       tm_error *err);
+
 #endif /* TM_MATRIX_PARSE_H */
