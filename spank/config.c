@@ -97,14 +97,11 @@ static const char *set_key(site_config *cfg, const char *key, const char *v)
 	if (!strcmp(key, "auto"))
 		return yes_no(v, &cfg->auto_matrix) ? "yes or no" : NULL;
 	/* "key=" is the default written out, as in plugstack.conf.example */
-	if (!*v && (!strcmp(key, "matrix_dir") || !strcmp(key, "topology") ||
-		    !strcmp(key, "algorithm"))) {
-		if (!strcmp(key, "matrix_dir"))
-			cfg->matrix_dir[0] = '\0';
-		else if (!strcmp(key, "topology"))
-			cfg->topology[0] = '\0';
-		else
-			cfg->algorithm[0] = '\0';
+	char *optional = !strcmp(key, "matrix_dir") ? cfg->matrix_dir :
+			 !strcmp(key, "topology")   ? cfg->topology :
+			 !strcmp(key, "algorithm")  ? cfg->algorithm : NULL;
+	if (!*v && optional) {
+		optional[0] = '\0';
 		return NULL;
 	}
 	if (!strcmp(key, "matrix_dir"))

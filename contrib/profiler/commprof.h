@@ -100,20 +100,32 @@ void commprof_comm_teardown(void);
  * communicator, out of memory), in which case the call is not counted. */
 const struct commprof_ranks *commprof_ranks_of(MPI_Comm comm);
 
-/* One message of `bytes` to peer `peer` of `r`, even an empty one:
- * point-to-point messages are counted whatever their size.  Nothing for
- * MPI_PROC_NULL, an invalid peer (MPI will report it), a process outside
- * MPI_COMM_WORLD, or this process itself (it does not cross between
- * processes, so placement cannot help it). */
-static inline void commprof_count_message(const struct commprof_ranks *r,
-					  int peer, uint64_t bytes)
+/* The MPI_COMM_WORLD rank of peer `peer` of `r` when a message to it is
+ * counted, else -1: MPI_PROC_NULL, an invalid peer (MPI will report it), a
+ * process outside MPI_COMM_WORLD, or this process itself (it does not
+ * cross between processes, so placement cannot help it). */
+static inline int commprof_counted_peer(const struct commprof_ranks *r,
+					int peer)
 {
 	int world;
 
 	if (peer < 0 || peer >= r->peer_count)
-		return;
+		return -1;
 	world = r->peer_world[peer];
 	if (world == MPI_UNDEFINED || world == commprof.world_rank)
+		return -1;
+	return world;
+}
+
+/* One message of `bytes` to peer `peer` of `r`, even an empty one:
+ * point-to-point messages are counted whatever their size (nothing for
+ * the peers commprof_counted_peer leaves out). */
+static inline void commprof_count_message(const struct commprof_ranks *r,
+					  int peer, uint64_t bytes)
+{
+	int world = commprof_counted_peer(r, peer);
+
+	if (world < 0)
 		return;
 	commprof_add(&commprof.bytes[world], bytes);
 	commprof_add(&commprof.messages[world], 1);

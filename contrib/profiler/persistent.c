@@ -72,13 +72,10 @@ void commprof_persistent_remember(MPI_Request request,
 	uint64_t key = request_key(request);
 	struct slot *_Atomic *bucket = bucket_of(key);
 	struct slot *s;
-	int world;
+	int world = commprof_counted_peer(r, peer);
 
 	/* Sends that are never counted need no slot. */
-	if (peer < 0 || peer >= r->peer_count)
-		return;
-	world = r->peer_world[peer];
-	if (world == MPI_UNDEFINED || world == commprof.world_rank)
+	if (world < 0)
 		return;
 
 	pthread_mutex_lock(&table_lock);

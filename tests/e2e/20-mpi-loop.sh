@@ -25,13 +25,7 @@ set -u
 . "$top_srcdir/tests/e2e/plugin.sh"
 # shellcheck source=tests/e2e/mpi.sh
 . "$top_srcdir/tests/e2e/mpi.sh"
-e2e_require_root_and_slurm
-
-tm_setup
-mpi_setup
-cluster_start 2
-mpi_require_pmix
-cd "$E2E_WORK" || exit 1
+mpi_start 2
 
 # Slurm's own binding of each shape (no plugin), for tm_check_helper.
 fits=(srun -Q --mpi=pmix -N2 -n4)

@@ -17,13 +17,7 @@ set -u
 . "$top_srcdir/tests/e2e/plugin.sh"
 # shellcheck source=tests/e2e/mpi.sh
 . "$top_srcdir/tests/e2e/mpi.sh"
-e2e_require_root_and_slurm
-
-tm_setup
-mpi_setup
-cluster_start 2
-mpi_require_pmix
-cd "$E2E_WORK" || exit 1
+mpi_start 2
 
 batch=$top_srcdir/contrib/batch
 app=("$MPI_EXAMPLES/halo2d" 2 2 50 4)	# the scripts' job name is halo2d

@@ -14,6 +14,9 @@
 #                      OMPI_MCA_mpi_yield_when_idle=1
 #   mpi_require_pmix   after cluster_start: skips (77) unless srun can start
 #                      Open MPI jobs (srun --mpi=list names pmix)
+#   mpi_start [N]      what an MPI test starts with (tm_start's counterpart):
+#                      root and Slurm, tm_setup, mpi_setup, an N-node cluster
+#                      (2), mpi_require_pmix, then cd to E2E_WORK
 #   mpi_tasks TEXT     the MPI_SHOW lines of TEXT (a step's stdout), in the
 #                      probe's format, for tm_check_placed and tm_col
 #   mpi_ranks_ok NAME NP [TEXT]
@@ -89,6 +92,15 @@ EOF
 mpi_require_pmix() {
 	srun --mpi=list 2>&1 | grep -qw pmix ||
 		e2e_skip "srun --mpi=list has no pmix (Debian: slurm-wlm-basic-plugins, libpmix-dev)"
+}
+
+mpi_start() {
+	e2e_require_root_and_slurm
+	tm_setup
+	mpi_setup
+	cluster_start "${1:-2}"
+	mpi_require_pmix
+	cd "$E2E_WORK" || exit 1
 }
 
 mpi_tasks() {
