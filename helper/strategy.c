@@ -10,7 +10,9 @@
  * that the plain packed order is already good (NAS CG).  Each is cheap
  * next to reading the matrix, and costs are exact, so trying them all and
  * keeping the cheapest is both better and deterministic (ties go to the
- * first in the list below).
+ * first in the list below).  A placement that optimal.c proves optimal
+ * ends the search: on patterns that nest like the tree, the bottom-up
+ * grouping's answer spares the top-down partitioning and the refinement.
  */
 #include <config.h>
 
@@ -74,10 +76,10 @@ tm_status tm_map_treematch(const tm_tree *t, const tm_matrix *m,
 	enum { N = sizeof(strategies) / sizeof(*strategies) };
 	int *placed[N] = { NULL };
 	double cost[N], best = 0;
-	int chosen = -1;
+	int chosen = -1, optimal = 0;
 	tm_status st = TM_OK;
 
-	for (int s = 0; s < N && st == TM_OK; s++) {
+	for (int s = 0; s < N && st == TM_OK && chosen < 0; s++) {
 		if (!strategies[s].applies(t, m))
 			continue;
 		placed[s] = malloc(sizeof(int) * ((size_t)m->n + 1));
@@ -86,16 +88,21 @@ tm_status tm_map_treematch(const tm_tree *t, const tm_matrix *m,
 		else
 			st = strategies[s].build(t, m, placed[s], err);
 		if (st == TM_OK)
+			st = tm_placement_is_optimal(t, m, placed[s], &optimal,
+						     err);
+		if (st == TM_OK && optimal)
+			chosen = s;
+		else if (st == TM_OK)
 			cost[s] = tm_cost_tree(t, m, placed[s]);
 	}
 	double first = 0;
 	int have = 0;
-	for (int s = 0; s < N && st == TM_OK; s++)
+	for (int s = 0; s < N && st == TM_OK && chosen < 0; s++)
 		if (placed[s] && (!have || cost[s] < first)) {
 			first = cost[s];
 			have = 1;
 		}
-	for (int s = 0; s < N && st == TM_OK; s++) {
+	for (int s = 0; s < N && st == TM_OK && have; s++) {
 		if (!placed[s] || cost[s] > first * WORTH_REFINING)
 			continue;
 		st = tm_refine(t, m, placed[s], err);

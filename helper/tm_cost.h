@@ -16,4 +16,11 @@ double tm_cost_tree(const tm_tree *t, const tm_matrix *m, const int *leaf_of);
 double tm_cost_hop_bytes(const tm_tree *t, const tm_matrix *m,
 			 const int *leaf_of);
 
+/* Whether the placement is provably optimal: it reaches a lower bound on
+ * the tree cost of every placement of m's ranks on t, one rank per leaf
+ * (optimal.c says which).  *optimal = 0 proves nothing. */
+tm_status tm_placement_is_optimal(const tm_tree *t, const tm_matrix *m,
+				  const int *leaf_of, int *optimal,
+				  tm_error *err);
+
 #endif /* TM_COST_H */

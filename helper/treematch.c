@@ -25,29 +25,56 @@
 #include "map_internal.h"
 
 /* The matrix between groups: pairs inside a group disappear, pairs across
- * groups add up.  Each pair of m is stored twice; take it once (a < b). */
-static tm_status aggregate(const tm_matrix *m, const int *group_of,
-			   int ngroups, tm_matrix **out, tm_error *err)
+ * groups add up.  Each group's row is summed first into one weight per
+ * neighbouring group of a higher number, so that the list handed to
+ * tm_matrix_from_entries holds every pair of groups once rather than every
+ * pair of their members: ten to a hundred times shorter on dense
+ * matrices, where building the next level took most of the grouping's
+ * time.  Group g is members[g * k .. g * k + k - 1]; dummies (>= m->n)
+ * exchange nothing. */
+static tm_status aggregate(const tm_matrix *m, const int *members, int k,
+			   const int *group_of, int ngroups, tm_matrix **out,
+			   tm_error *err)
 {
 	int64_t pairs = m->row_start[m->n] / 2, c = 0;
 	int *gi = malloc(sizeof(int) * (size_t)(pairs + 1));
 	int *gj = malloc(sizeof(int) * (size_t)(pairs + 1));
 	double *w = malloc(sizeof(double) * (size_t)(pairs + 1));
+	double *sum = calloc((size_t)ngroups, sizeof(*sum));
+	int *seen = malloc(sizeof(int) * (size_t)ngroups);
 	tm_status st;
 
-	if (!gi || !gj || !w) {
+	if (!gi || !gj || !w || !sum || !seen) {
 		st = tm_error_nomem(err);
 		goto out;
 	}
-	for (int a = 0; a < m->n; a++) {
-		for (int64_t e = m->row_start[a]; e < m->row_start[a + 1]; e++) {
-			int b = m->col[e];
+	for (int g = 0; g < ngroups; g++)
+		seen[g] = -1;
+	for (int g = 0; g < ngroups; g++) {
+		int64_t first = c;
 
-			if (b <= a || group_of[a] == group_of[b])
+		for (int x = g * k; x < g * k + k; x++) {
+			int a = members[x];
+
+			if (a >= m->n)
 				continue;
-			gi[c] = group_of[a];
-			gj[c] = group_of[b];
-			w[c++] = m->weight[e];
+			for (int64_t e = m->row_start[a]; e < m->row_start[a + 1];
+			     e++) {
+				int h = group_of[m->col[e]];
+
+				if (h <= g)
+					continue;
+				if (seen[h] != g) { /* first weight to group h */
+					seen[h] = g;
+					gi[c] = g;
+					gj[c++] = h;
+				}
+				sum[h] += m->weight[e];
+			}
+		}
+		for (int64_t q = first; q < c; q++) {
+			w[q] = sum[gj[q]];
+			sum[gj[q]] = 0;
 		}
 	}
 	st = tm_matrix_from_entries(ngroups, (size_t)c, gi, gj, w, out, err);
@@ -55,6 +82,8 @@ out:
 	free(gi);
 	free(gj);
 	free(w);
+	free(sum);
+	free(seen);
 	return st;
 }
 
@@ -136,7 +165,8 @@ tm_status tm_map_bottom_up(const tm_tree *t, const tm_matrix *m,
 			group_of[members[d][x]] = x / k;
 
 		tm_matrix *next = NULL;
-		st = aggregate(cur, group_of, ngroups, &next, err);
+		st = aggregate(cur, members[d], k, group_of, ngroups, &next,
+			       err);
 		free(group_of);
 		if (st != TM_OK)
 			goto out;

@@ -90,42 +90,6 @@ static void paper_table1(void)
 
 /* ----- planted hierarchies --------------------------------------- */
 
-static uint64_t rng_state;
-static double uniform(void)
-{
-	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
-}
-
-/* Ranks whose planted leaves are close exchange more: 10^(d+1) (+-20%)
- * when their lowest common ancestor is at depth d.  Rank order is shuffled
- * so that the answer is not simply "packed".  planted[r] is rank r's leaf
- * in the planted optimum. */
-static tm_matrix *planted_matrix(const tm_tree *t, int *planted)
-{
-	int n = t->nleaves;
-	double *w = calloc((size_t)n * (size_t)n, sizeof(double));
-
-	for (int r = 0; r < n; r++)
-		planted[r] = r;
-	for (int r = n - 1; r > 0; r--) {
-		int s = (int)(uniform() * (r + 1));
-		int x = planted[r];
-		planted[r] = planted[s];
-		planted[s] = x;
-	}
-	for (int a = 0; a < n; a++)
-		for (int b = a + 1; b < n; b++) {
-			int d = tm_tree_lca_depth(t, planted[a], planted[b]);
-			w[a * n + b] = pow(10, d + 1) * (0.8 + 0.4 * uniform());
-		}
-	tm_matrix *m = dense_matrix(n, w);
-	free(w);
-	return m;
-}
-
 static void planted(int depth, const int *arity)
 {
 	tm_tree *t = regular(depth, arity);
