@@ -29,6 +29,7 @@
 
 #include "heap.h"
 #include "map_internal.h"
+#include "multilevel.h"
 
 enum {
 	COARSEST = 80,        /* stop coarsening at about this many vertices */
@@ -37,14 +38,7 @@ enum {
 	SINGLE_LEVEL_MAX_DEGREE = 16, /* average, for the single-level trial */
 };
 
-/* A graph of one level: edges in a tm_matrix, ranks merged per vertex. */
-typedef struct level {
-	tm_matrix *g;      /* owned, except at level 0 */
-	int *vw;           /* vertex weights */
-	int *to_coarse;    /* vertex -> vertex of the next level */
-	int maxvw;         /* cap on merged weights */
-	int heaviest;      /* heaviest vertex here: the balance tolerance */
-} level;
+typedef tm_level level;
 
 typedef struct work {
 	int n;
@@ -95,116 +89,6 @@ static double cut_weight(const tm_matrix *g, const char *side)
 			if (g->col[e] > v && side[g->col[e]] != side[v])
 				cut += g->weight[e];
 	return cut;
-}
-
-/* ------------------------------------------------------------------ */
-/* coarsening                                                           */
-
-/* Heavy-edge matching in a fixed shuffled order (so that one side of the
- * graph is not always matched first), merged pairs no heavier than maxvw. */
-static tm_status coarsen(level *fine, level *coarse, tm_error *err)
-{
-	const tm_matrix *g = fine->g;
-	int n = g->n, nc = 0;
-	int *order = malloc(sizeof(int) * (size_t)n);
-	int *match = malloc(sizeof(int) * (size_t)n);
-	uint64_t state = 0xC0A25E00ull + (uint64_t)n;
-	tm_status st = TM_OK;
-
-	coarse->to_coarse = NULL;
-	if (!order || !match) {
-		st = tm_error_nomem(err);
-		goto out;
-	}
-	for (int v = 0; v < n; v++) {
-		order[v] = v;
-		match[v] = -1;
-	}
-	for (int v = n - 1; v > 0; v--) {
-		state = state * 6364136223846793005ull + 1442695040888963407ull;
-		int u = (int)((state >> 33) % (uint64_t)(v + 1)), x = order[v];
-		order[v] = order[u];
-		order[u] = x;
-	}
-	for (int i = 0; i < n; i++) {
-		int v = order[i], best = -1;
-		double bw = 0;
-
-		if (match[v] >= 0)
-			continue;
-		for (int64_t e = g->row_start[v]; e < g->row_start[v + 1]; e++) {
-			int u = g->col[e];
-			if (match[u] >= 0 || fine->vw[u] + fine->vw[v] > fine->maxvw)
-				continue;
-			if (best < 0 || g->weight[e] > bw ||
-			    (g->weight[e] == bw && u < best)) {
-				best = u;
-				bw = g->weight[e];
-			}
-		}
-		match[v] = best >= 0 ? best : v;
-		if (best >= 0)
-			match[best] = v;
-	}
-	/* number the coarse vertices in fine order: deterministic */
-	int *cmap = malloc(sizeof(int) * (size_t)n);
-	if (!cmap) {
-		st = tm_error_nomem(err);
-		goto out;
-	}
-	for (int v = 0; v < n; v++)
-		cmap[v] = -1;
-	for (int v = 0; v < n; v++)
-		if (cmap[v] < 0) {
-			cmap[v] = nc;
-			cmap[match[v]] = nc;
-			nc++;
-		}
-	coarse->vw = calloc((size_t)nc, sizeof(int));
-	int64_t arcs = g->row_start[n];
-	int *ci = malloc(sizeof(int) * (size_t)(arcs / 2 + 1));
-	int *cj = malloc(sizeof(int) * (size_t)(arcs / 2 + 1));
-	double *cw = malloc(sizeof(double) * (size_t)(arcs / 2 + 1));
-	if (!coarse->vw || !ci || !cj || !cw) {
-		free(ci);
-		free(cj);
-		free(cw);
-		free(cmap);
-		free(coarse->vw);
-		coarse->vw = NULL;
-		st = tm_error_nomem(err);
-		goto out;
-	}
-	for (int v = 0; v < n; v++)
-		coarse->vw[cmap[v]] += fine->vw[v];
-	coarse->heaviest = 1;
-	for (int v = 0; v < nc; v++)
-		if (coarse->vw[v] > coarse->heaviest)
-			coarse->heaviest = coarse->vw[v];
-	size_t c = 0;
-	for (int v = 0; v < n; v++)
-		for (int64_t e = g->row_start[v]; e < g->row_start[v + 1]; e++) {
-			int u = g->col[e];
-			if (u > v && cmap[u] != cmap[v]) {
-				ci[c] = cmap[v];
-				cj[c] = cmap[u];
-				cw[c++] = g->weight[e];
-			}
-		}
-	st = tm_matrix_from_entries(nc, c, ci, cj, cw, &coarse->g, err);
-	free(ci);
-	free(cj);
-	free(cw);
-	if (st != TM_OK) { /* the caller frees only the levels it counted */
-		free(coarse->vw);
-		coarse->vw = NULL;
-	}
-	coarse->maxvw = fine->maxvw;
-	fine->to_coarse = cmap;
-out:
-	free(order);
-	free(match);
-	return st;
 }
 
 /* ------------------------------------------------------------------ */
@@ -544,7 +428,7 @@ tm_status tm_bisect(const tm_matrix *g, int size_a, char *side, tm_error *err)
 	lv[0].heaviest = 1;
 	while (lv[nlevels - 1].g->n > COARSEST && nlevels < cap) {
 		level *f = &lv[nlevels - 1], *c = &lv[nlevels];
-		st = coarsen(f, c, err);
+		st = tm_coarsen(f, c, NULL, err);
 		if (st != TM_OK)
 			goto out;
 		nlevels++;
@@ -608,8 +492,8 @@ out:
 	return st;
 }
 
-tm_status tm_bisect_refine(const tm_matrix *g, int size_a, char *side,
-			   tm_error *err)
+tm_status tm_bisect_refine(const tm_matrix *g, const int *vw, int size_a,
+			   int tol, char *side, tm_error *err)
 {
 	int n = g->n;
 	level lv = { (tm_matrix *)g, malloc(sizeof(int) * ((size_t)n + 1)),
@@ -622,11 +506,18 @@ tm_status tm_bisect_refine(const tm_matrix *g, int size_a, char *side,
 		st = tm_error_nomem(err);
 		goto out;
 	}
-	for (int v = 0; v < n; v++)
-		lv.vw[v] = 1;
+	for (int v = 0; v < n; v++) {
+		lv.vw[v] = vw ? vw[v] : 1;
+		if (lv.vw[v] > lv.heaviest)
+			lv.heaviest = lv.vw[v];
+	}
 	memcpy(w.side, side, (size_t)n);
-	if (refine(&w, &lv, size_a, 0, &cut) < 0) {
+	if (refine(&w, &lv, size_a, tol, &cut) < 0) {
 		st = tm_error_nomem(err);
+		goto out;
+	}
+	if (vw) { /* FM's state: the best within the tolerance */
+		memcpy(side, w.side, (size_t)n);
 		goto out;
 	}
 	if (rebalance(&w, g, size_a) < 0) {

@@ -17,7 +17,6 @@
 #include <config.h>
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "map_internal.h"
 
@@ -127,115 +126,6 @@ out:
 	return st;
 }
 
-/* Recursive bisection decides each split once, for the parts on either
- * side as a whole.  Afterwards, every two parts that exchange something are
- * refined together: Fiduccia-Mattheyses on their union, sizes kept.  Moves
- * between p and q change no edge to a third part, so each step can only
- * lower the cut of the whole split.  Heaviest pairs first (those that
- * exchange less than half the average of a pair are left: little to gain);
- * rounds repeat while one helps, at most a few times. */
-enum { PAIR_ROUNDS = 3 };
-
-static double cut_between(const tm_matrix *m, const int *part_of, int nparts,
-			  double *between)
-{
-	double total = 0;
-
-	memset(between, 0, sizeof(double) * (size_t)nparts * (size_t)nparts);
-	for (int v = 0; v < m->n; v++)
-		for (int64_t e = m->row_start[v]; e < m->row_start[v + 1]; e++) {
-			int u = m->col[e], p = part_of[v], q = part_of[u];
-			if (u > v && p != q) {
-				between[p * nparts + q] += m->weight[e];
-				between[q * nparts + p] += m->weight[e];
-				total += m->weight[e];
-			}
-		}
-	return total;
-}
-
-static tm_status refine_pair(const tm_matrix *m, int *part_of, int p, int q,
-			     int *verts, char *side, tm_error *err)
-{
-	int k = 0, size_p = 0;
-
-	for (int v = 0; v < m->n; v++)
-		if (part_of[v] == p || part_of[v] == q) {
-			side[k] = part_of[v] == p ? 0 : 1;
-			size_p += part_of[v] == p;
-			verts[k++] = v;
-		}
-	tm_matrix *sub = tm_matrix_subset(m, verts, k);
-	if (!sub)
-		return tm_error_nomem(err);
-	tm_status st = tm_bisect_refine(sub, size_p, side, err);
-	tm_matrix_free(sub);
-	for (int i = 0; i < k && st == TM_OK; i++)
-		part_of[verts[i]] = side[i] == 0 ? p : q;
-	return st;
-}
-
-static tm_status refine_pairs(const tm_matrix *m, int nparts, int *part_of,
-			      tm_error *err)
-{
-	size_t np2 = (size_t)nparts * (size_t)nparts;
-	double *between = malloc(sizeof(double) * np2);
-	int *pair_p = malloc(sizeof(int) * np2), *pair_q = malloc(sizeof(int) * np2);
-	double *key = malloc(sizeof(double) * np2);
-	long *order = malloc(sizeof(long) * np2);
-	int *verts = malloc(sizeof(int) * ((size_t)m->n + 1));
-	char *side = malloc((size_t)m->n + 1);
-	tm_status st = TM_OK;
-
-	if (!between || !pair_p || !pair_q || !key || !order || !verts || !side) {
-		st = tm_error_nomem(err);
-		goto out;
-	}
-	double cut = cut_between(m, part_of, nparts, between);
-	for (int round = 0; round < PAIR_ROUNDS && st == TM_OK; round++) {
-		long npairs = 0;
-
-		long adjacent = 0;
-		for (int p = 0; p < nparts; p++)
-			for (int q = p + 1; q < nparts; q++)
-				adjacent += between[p * nparts + q] > 0;
-		/* pairs that exchange little have little to gain: refine those
-		 * above half the average cut of a pair */
-		double floor = adjacent ? cut / (2.0 * (double)adjacent) : 0;
-		for (int p = 0; p < nparts; p++)
-			for (int q = p + 1; q < nparts; q++) {
-				if (between[p * nparts + q] <= 0 ||
-				    between[p * nparts + q] < floor)
-					continue;
-				pair_p[npairs] = p;
-				pair_q[npairs] = q;
-				key[npairs] = -between[p * nparts + q];
-				order[npairs] = npairs;
-				npairs++;
-			}
-		if (tm_sort_indices(order, npairs, key) < 0) {
-			st = tm_error_nomem(err);
-			break;
-		}
-		for (long i = 0; i < npairs && st == TM_OK; i++)
-			st = refine_pair(m, part_of, pair_p[order[i]],
-					 pair_q[order[i]], verts, side, err);
-		double before = cut;
-		cut = cut_between(m, part_of, nparts, between);
-		if (cut >= before)
-			break;
-	}
-out:
-	free(between);
-	free(pair_p);
-	free(pair_q);
-	free(key);
-	free(order);
-	free(verts);
-	free(side);
-	return st;
-}
-
 tm_status tm_partition(const tm_matrix *m, int nparts, const int *sizes,
 		       int *part_of, tm_error *err)
 {
@@ -249,7 +139,7 @@ tm_status tm_partition(const tm_matrix *m, int nparts, const int *sizes,
 	st = split_parts(m, ids, 0, nparts, sizes, part_of, err);
 	free(ids);
 	if (st == TM_OK && nparts > 2)
-		st = refine_pairs(m, nparts, part_of, err);
+		st = tm_partition_refine(m, nparts, part_of, err);
 	return st;
 }
 

@@ -52,10 +52,19 @@ tm_status tm_partition(const tm_matrix *m, int nparts, const int *sizes,
  * 1 for the others, with a light cut (bisect.c). */
 tm_status tm_bisect(const tm_matrix *g, int size_a, char *side, tm_error *err);
 
-/* Improve a split of g (side[] as tm_bisect gives it; size_a vertices on
- * side 0) by Fiduccia-Mattheyses passes that keep the sizes (bisect.c). */
-tm_status tm_bisect_refine(const tm_matrix *g, int size_a, char *side,
-			   tm_error *err);
+/* Improve a split of g (side[] as tm_bisect gives it) by Fiduccia-
+ * Mattheyses passes, side 0 weighing size_a +- tol at the end; vw: the
+ * vertices' weights, NULL for one rank each, which also makes the sizes
+ * exact (bisect.c). */
+tm_status tm_bisect_refine(const tm_matrix *g, const int *vw, int size_a,
+			   int tol, char *side, tm_error *err);
+
+/* Improve a split of m into nparts parts (part_of[], as tm_partition
+ * gives it) by a V-cycle: coarser copies of m that keep the parts, and at
+ * each, from the coarsest, Fiduccia-Mattheyses between every two parts
+ * that exchange much; every part keeps its size (vcycle.c). */
+tm_status tm_partition_refine(const tm_matrix *m, int nparts, int *part_of,
+			      tm_error *err);
 
 /* Baselines (baselines.c, mpipp.c). */
 void tm_map_packed(const tm_tree *t, int n, int *leaf_of);
