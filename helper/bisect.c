@@ -187,21 +187,28 @@ static int fm_pass(work *w, const level *lv, long target, long tol,
 	const tm_matrix *g = lv->g;
 	long wa = 0;
 	int nmoves = 0, best_moves = 0, since_best = 0;
-	int patience = 50 + g->n / 8;
+	int patience = 50 + g->n / 16;
 
 	tm_heap_clear(&w->heap[0]);
 	tm_heap_clear(&w->heap[1]);
 	memset(w->locked, 0, (size_t)g->n);
 	for (int v = 0; v < g->n; v++) {
-		w->ext[v] = w->in[v] = 0;
-		if (w->side[v] == 0)
+		/* sums in registers, no branch on the side: this loop over
+		 * every edge starts each pass and was a third of FM's time */
+		double in = 0, ext = 0;
+		char s = w->side[v];
+
+		if (s == 0)
 			wa += lv->vw[v];
 		for (int64_t e = g->row_start[v]; e < g->row_start[v + 1]; e++) {
-			if (w->side[g->col[e]] == w->side[v])
-				w->in[v] += g->weight[e];
-			else
-				w->ext[v] += g->weight[e];
+			double x = g->weight[e];
+			int same = w->side[g->col[e]] == s;
+
+			in += same ? x : 0;
+			ext += same ? 0 : x;
 		}
+		w->in[v] = in;
+		w->ext[v] = ext;
 		/* Only the boundary can gain; inner vertices join the heaps
 		 * when a neighbour moves, or when balance needs them. */
 		if (w->ext[v] > 0 && push_gain(w, v) < 0)
