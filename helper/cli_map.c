@@ -424,6 +424,11 @@ static int place_and_compare(const map_options *o, const tm_tree *t,
 		return CLI_BAD_INPUT;
 	}
 	rep->seconds = seconds_since(&start);
+	if (tm_placement_is_optimal(t, sub, leaf_of, &rep->proven_optimal,
+				    err)) {
+		free(other);
+		return CLI_BAD_INPUT;
+	}
 	rep->ncosts = 0;
 	rep->cost_name[rep->ncosts] = tm_algorithm_name(o->algorithm);
 	rep->cost[rep->ncosts] = tm_cost_tree(t, sub, leaf_of);

@@ -82,6 +82,8 @@ char *tm_report_json(const tm_report *r)
 	    json_object_set(root, "placement", placement) ||
 	    json_object_set(root, "cost", cost) ||
 	    json_object_set(root, "hop-bytes", hops) ||
+	    json_object_set_new(root, "proven-optimal",
+				json_boolean(r->proven_optimal)) ||
 	    json_object_set_new(root, "seconds", json_real(r->seconds)))
 		goto out;
 	/* Into our own buffer: json_dumps would hand back memory from
@@ -168,6 +170,9 @@ char *tm_report_text(const tm_report *r)
 				  r->cost_name[0]);
 		sb_printf(&b, "   hop-bytes %.6g\n", r->hop_bytes[c]);
 	}
+	if (r->proven_optimal)
+		sb_printf(&b, "%s: proven optimal, no placement on this tree "
+			  "costs less\n", r->algorithm);
 	sb_printf(&b, "%s took %.3f s\n", r->algorithm, r->seconds);
 	if (b.failed) {
 		free(b.s);

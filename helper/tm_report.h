@@ -5,9 +5,13 @@
  * JSON: {"algorithm": "treematch", "size": N, "cpus": "0-15",
  *        "placement": [{"rank": 0, "cpus": "4", "cores": [4]}, ...],
  *        "cost": {"treematch": X, "packed": Y, "round-robin": Z},
- *        "hop-bytes": {...same keys...}, "seconds": T}
+ *        "hop-bytes": {...same keys...}, "proven-optimal": false,
+ *        "seconds": T}
  * "cpus" is an hwloc list of OS PU indices (at the top: all the CPUs the
  * ranks were placed among), "cores" logical core indices.
+ * "proven-optimal": the placement reaches the lower bound of
+ * tm_placement_is_optimal, so no placement costs less (false proves
+ * nothing).
  */
 #ifndef TM_REPORT_H
 #define TM_REPORT_H
@@ -28,6 +32,7 @@ typedef struct tm_report {
 	const char *cost_name[TM_REPORT_MAX_COSTS];
 	double cost[TM_REPORT_MAX_COSTS];
 	double hop_bytes[TM_REPORT_MAX_COSTS];
+	int proven_optimal;      /* no placement on this tree costs less */
 	double seconds;          /* time the chosen algorithm took */
 } tm_report;
 

@@ -170,6 +170,7 @@ int placement_parse(const char *text, size_t len, int n,
 				allowed_set, set, p, why, whylen) < 0)
 			goto out;
 	read_costs(root, p);
+	p->proven_optimal = json_is_true(json_object_get(root, "proven-optimal"));
 	rc = 0;
 out:
 	json_decref(root);

@@ -14,6 +14,7 @@ typedef struct placement {
 	int ncosts;     /* the helper's algorithm first */
 	char cost_name[PLACEMENT_MAX_COSTS][32];
 	double cost[PLACEMENT_MAX_COSTS];
+	int proven_optimal; /* no placement on the node's tree costs less */
 } placement;
 
 /* Parse the helper's JSON.  It must place exactly the n ranks listed, in

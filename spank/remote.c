@@ -269,6 +269,10 @@ static char *report_text(const step_info *s, const placement *pl)
 		if (len < size)
 			len += (size_t)snprintf(buf + len, size - len, "\n");
 	}
+	if (pl->proven_optimal && len < size)
+		len += (size_t)snprintf(buf + len, size - len,
+			PLUGIN ": %s: proven optimal: no placement of these "
+			"tasks on this node costs less\n", s->node);
 	return buf;
 }
 

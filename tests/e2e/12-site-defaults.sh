@@ -101,7 +101,12 @@ check_report() {
 		got=$(grep "^treematch: $node: " <<<"$TM_ERR")
 		json=$("$TM_HELPER" map --matrix m.json --topology this --ntasks 4 \
 			--ranks "$ranks" "${restrict[@]}")
-		check_eq "$desc: $node: one report of 4 lines" "$(grep -c . <<<"$got")" 4
+		proven=$(grep -c '"proven-optimal":true' <<<"$json")
+		check_eq "$desc: $node: one report of 4 lines, 5 when proven optimal" \
+			"$(grep -c . <<<"$got")" $((4 + proven))
+		check_eq "$desc: $node: 'proven optimal' exactly when the helper proves it" \
+			"$(grep -c "^treematch: $node: proven optimal: no placement of these tasks on this node costs less\$" <<<"$got")" \
+			"$proven"
 		check_match "$desc: $node: a header for the step" "$got" \
 			"^treematch: $node: 2 tasks of step [0-9]+\\.[0-9]+ placed on CPUs ${restrict[1]}\$"
 		want=$(grep -o '"rank":[0-9]*,"cpus":"[^"]*","cores":\[[^]]*\]' <<<"$json" |

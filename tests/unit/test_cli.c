@@ -142,6 +142,10 @@ static void paper_example(void)
 	      "JSON costs: treematch below packed and round-robin");
 	CHECK(json_is_number(json_object_get(r.json, "seconds")),
 	      "JSON gives the time taken");
+	/* rank 2 would need 1, 3 and 6 beside it, rank 1 needs 0, 2 and 5,
+	 * rank 5 needs 4 and 6: seven ranks for a 6-core package */
+	CHECK(json_is_false(json_object_get(r.json, "proven-optimal")),
+	      "Fig. 1: no placement reaches the bound, none is called optimal");
 	run again = helper_run("map --matrix fig1.json "
 			       "--topology 'synthetic:pack:2 l2:3 core:2'");
 	json_object_del(r.json, "seconds");
@@ -149,6 +153,34 @@ static void paper_example(void)
 	CHECK(again.json && json_equal(r.json, again.json),
 	      "the same input gives the same placement");
 	run_free(&again);
+	run_free(&r);
+}
+
+/* Two pairs that exchange much, on two packages of two cores: each pair
+ * on its own package is as good as placement gets, and the helper says so
+ * in both forms. */
+static void proven_optimal(void)
+{
+	write_file("pairs.json", "{\"size\": 4, \"entries\": [[0, 1, 100], "
+				 "[2, 3, 100], [0, 2, 1]]}\n");
+	run r = helper_run("map --matrix pairs.json --topology tree:2,2");
+
+	CHECK(r.status == 0 && cpu_of(&r, 0) / 2 == cpu_of(&r, 1) / 2 &&
+	      cpu_of(&r, 2) / 2 == cpu_of(&r, 3) / 2,
+	      "two heavy pairs on 2x2: each pair shares a package");
+	CHECK(json_is_true(json_object_get(r.json, "proven-optimal")),
+	      "two heavy pairs on 2x2: JSON says proven optimal");
+	run_free(&r);
+	r = helper_run("map --matrix pairs.json --topology tree:2,2 "
+		       "--format text");
+	CHECK(r.status == 0 && strstr(r.out, "treematch: proven optimal, no "
+				      "placement on this tree costs less\n"),
+	      "two heavy pairs on 2x2: the text says proven optimal");
+	run_free(&r);
+	r = helper_run("map --matrix pairs.json --topology tree:2,2 "
+		       "--algorithm round-robin");
+	CHECK(json_is_false(json_object_get(r.json, "proven-optimal")),
+	      "round-robin splits both pairs: not called optimal");
 	run_free(&r);
 }
 
@@ -340,6 +372,7 @@ int main(void)
 	write_file("ring4.json", "{\"size\": 4, \"entries\": [[0,1,1],[1,2,1],"
 				 "[2,3,1],[3,0,1]]}\n");
 	paper_example();
+	proven_optimal();
 	options();
 	statuses();
 	large();
