@@ -104,6 +104,8 @@ check_report() {
 		proven=$(grep -c '"proven-optimal":true' <<<"$json")
 		check_eq "$desc: $node: one report of 4 lines, 5 when proven optimal" \
 			"$(grep -c . <<<"$got")" $((4 + proven))
+		check_eq "$desc: $node: its two ranks, which only talk to each other here, are proven optimally placed" \
+			"$proven" 1
 		check_eq "$desc: $node: 'proven optimal' exactly when the helper proves it" \
 			"$(grep -c "^treematch: $node: proven optimal: no placement of these tasks on this node costs less\$" <<<"$got")" \
 			"$proven"
