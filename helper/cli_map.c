@@ -431,8 +431,9 @@ static int place_and_compare(const map_options *o, const tm_tree *t,
 	}
 	rep->ncosts = 0;
 	rep->cost_name[rep->ncosts] = tm_algorithm_name(o->algorithm);
-	rep->cost[rep->ncosts] = tm_cost_tree(t, sub, leaf_of);
-	rep->hop_bytes[rep->ncosts++] = tm_cost_hop_bytes(t, sub, leaf_of);
+	tm_cost_both(t, sub, leaf_of, &rep->cost[rep->ncosts],
+		     &rep->hop_bytes[rep->ncosts]);
+	rep->ncosts++;
 	for (size_t a = 0; a < sizeof(compared) / sizeof(*compared); a++) {
 		if (compared[a] == o->algorithm)
 			continue;
@@ -441,8 +442,9 @@ static int place_and_compare(const map_options *o, const tm_tree *t,
 			return CLI_BAD_INPUT;
 		}
 		rep->cost_name[rep->ncosts] = tm_algorithm_name(compared[a]);
-		rep->cost[rep->ncosts] = tm_cost_tree(t, sub, other);
-		rep->hop_bytes[rep->ncosts++] = tm_cost_hop_bytes(t, sub, other);
+		tm_cost_both(t, sub, other, &rep->cost[rep->ncosts],
+			     &rep->hop_bytes[rep->ncosts]);
+		rep->ncosts++;
 	}
 	free(other);
 	return CLI_OK;

@@ -17,14 +17,15 @@
  * bound, and is then optimal, exactly when every rank reaches its own: at
  * every level whose drop is positive, the partners sharing its depth-d
  * ancestor are as many as can be (K_d, or all of them) and none outside is
- * heavier than one inside.  That is a count and a comparison per partner
- * and level, no sum, so no rounding; and a placement that is not optimal
- * usually fails on its first rank.
+ * heavier than one inside.  That is a tally per partner and a few
+ * comparisons per level, no sum, so no rounding; and a placement that is
+ * not optimal usually fails on its first rank.
  *
  * Patterns that nest like the tree (the benchmark's planted hierarchies,
  * groups of ranks that exchange most among themselves) reach the bound
- * with the bottom-up grouping; stencils never do (a grid cannot give every
- * rank all of its neighbours in one core group).
+ * with the bottom-up grouping; stencils spread over several core groups
+ * rarely do (the ranks on a group's edge have neighbours outside it that
+ * outweigh some inside).
  */
 #include <config.h>
 
@@ -34,40 +35,52 @@
 #include "map_internal.h"
 #include "tm_cost.h"
 
-/* Whether rank r gets its best case: near[d] = K_d, drop[d] > 0 where the
- * level counts; count, min_in and max_out are scratch of depth + 1. */
+/* Whether rank r gets its best case: near[d] = K_d.  Each partner is
+ * tallied once, at the depth its leaf shares with r's (count, lightest and
+ * heaviest weight there: at[] has depth + 1 entries of each); the levels
+ * are then read off by sums over the deeper or shallower tallies. */
+typedef struct tally {
+	long count;
+	double lightest, heaviest;
+} tally;
+
 static int rank_is_optimal(const tm_tree *t, const tm_matrix *m,
 			   const int *leaf_of, const int *anc, const long *near,
-			   int r, long *count, double *min_in, double *max_out)
+			   int r, tally *at)
 {
 	int D = t->depth, L = t->nleaves, lr = leaf_of[r];
 	long deg = (long)(m->row_start[r + 1] - m->row_start[r]);
 
-	for (int d = 1; d <= D; d++) {
-		count[d] = 0;
-		min_in[d] = DBL_MAX;
-		max_out[d] = -DBL_MAX;
-	}
+	for (int d = 0; d <= D; d++)
+		at[d] = (tally){ 0, DBL_MAX, -DBL_MAX };
 	for (int64_t e = m->row_start[r]; e < m->row_start[r + 1]; e++) {
 		int lj = leaf_of[m->col[e]], shared = D;
 		double w = m->weight[e];
 
 		while (shared > 0 && anc[shared * L + lr] != anc[shared * L + lj])
 			shared--;
-		for (int d = 1; d <= shared; d++) {
-			count[d]++;
-			if (w < min_in[d])
-				min_in[d] = w;
-		}
-		for (int d = shared + 1; d <= D; d++)
-			if (w > max_out[d])
-				max_out[d] = w;
+		at[shared].count++;
+		if (w < at[shared].lightest)
+			at[shared].lightest = w;
+		if (w > at[shared].heaviest)
+			at[shared].heaviest = w;
 	}
-	for (int d = 1; d <= D; d++) {
+	/* from the deepest level up: partners sharing depth d or deeper are
+	 * "in", the others "out" */
+	long in = 0;
+	double min_in = DBL_MAX;
+	for (int d = D; d >= 1; d--) {
+		in += at[d].count;
+		if (at[d].lightest < min_in)
+			min_in = at[d].lightest;
 		if (t->level_cost[d - 1] <= t->level_cost[d])
 			continue; /* no drop: where the partners are is free */
+		double max_out = -DBL_MAX;
+		for (int s = 0; s < d; s++)
+			if (at[s].heaviest > max_out)
+				max_out = at[s].heaviest;
 		long want = near[d] < deg ? near[d] : deg;
-		if (count[d] != want || (count[d] < deg && min_in[d] < max_out[d]))
+		if (in != want || (in < deg && min_in < max_out))
 			return 0;
 	}
 	return 1;
@@ -79,14 +92,12 @@ tm_status tm_placement_is_optimal(const tm_tree *t, const tm_matrix *m,
 {
 	int D = t->depth;
 	long *near = calloc((size_t)D + 1, sizeof(*near));
-	long *count = malloc(sizeof(*count) * ((size_t)D + 1));
-	double *min_in = malloc(sizeof(*min_in) * ((size_t)D + 1));
-	double *max_out = malloc(sizeof(*max_out) * ((size_t)D + 1));
+	tally *at = malloc(sizeof(*at) * ((size_t)D + 1));
 	int *anc = tm_leaf_ancestors(t);
 	tm_status st = TM_OK;
 
 	*optimal = 0;
-	if (!near || !count || !min_in || !max_out || !anc) {
+	if (!near || !at || !anc) {
 		st = tm_error_nomem(err);
 		goto out;
 	}
@@ -97,13 +108,10 @@ tm_status tm_placement_is_optimal(const tm_tree *t, const tm_matrix *m,
 				near[d] = tm_tree_leaves_below(t, v) - 1;
 	*optimal = 1;
 	for (int r = 0; r < m->n && *optimal; r++)
-		*optimal = rank_is_optimal(t, m, leaf_of, anc, near, r, count,
-					   min_in, max_out);
+		*optimal = rank_is_optimal(t, m, leaf_of, anc, near, r, at);
 out:
 	free(near);
-	free(count);
-	free(min_in);
-	free(max_out);
+	free(at);
 	free(anc);
 	return st;
 }

@@ -15,6 +15,9 @@
 double tm_cost_tree(const tm_tree *t, const tm_matrix *m, const int *leaf_of);
 double tm_cost_hop_bytes(const tm_tree *t, const tm_matrix *m,
 			 const int *leaf_of);
+/* Both at once, for the price of one. */
+void tm_cost_both(const tm_tree *t, const tm_matrix *m, const int *leaf_of,
+		  double *cost, double *hop_bytes);
 
 /* Whether the placement is provably optimal: it reaches a lower bound on
  * the tree cost of every placement of m's ranks on t, one rank per leaf
