@@ -69,7 +69,6 @@ typedef void (*after_run_fn)(void *ctx);
 enum { RUN_LIMIT = 30, RUN_LIMIT_LARGE = 300 };
 static int run_limit = RUN_LIMIT;
 
-
 /* Wait for pid, polling every 0.1 ms so the wall time stays exact; kill it
  * after run_limit seconds and return -1. */
 static int wait_limited(pid_t pid, double t0, int *status, struct rusage *ru)
