@@ -13,7 +13,9 @@
  * same tree cost (tenfold per level).  It prints one table: the costs, the
  * ratio of the helper to the best peer (Scotch; the planted optimum on
  * hierarchical cases), and the wall times of both programs (best of 3).
- * Scotch's placements differ from run to run: the cheapest of its 3 counts.
+ * Scotch's placements differ from run to run: the cheapest of its 3 counts,
+ * after the ranks it put on a core that another holds are moved to idle
+ * ones (bench_valid.c says why).
  * TopoMatch cannot be fetched here, so it is not a column.
  */
 #include <config.h>
@@ -115,7 +117,7 @@ static double run_timed(char *const argv[], const char *out, int runs,
 			posix_spawn_file_actions_destroy(&fa);
 			fprintf(stderr, "bench: %s killed after %d s\n", argv[0],
 				run_limit);
-			return -1;
+			continue;
 		}
 		double t = now() - t0;
 		posix_spawn_file_actions_destroy(&fa);
