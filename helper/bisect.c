@@ -407,7 +407,8 @@ static int initial_cut(work *w, const level *lv, long target, long total,
 	return 0;
 }
 
-tm_status tm_bisect(const tm_matrix *g, int size_a, char *side, tm_error *err)
+tm_status tm_bisect(const tm_matrix *g, int size_a, int grid_trial, char *side,
+		    tm_error *err)
 {
 	int n = g->n, nlevels = 1, cap = 32;
 	level *lv = calloc((size_t)cap, sizeof(level));
@@ -473,7 +474,8 @@ tm_status tm_bisect(const tm_matrix *g, int size_a, char *side, tm_error *err)
 	}
 	/* the single-level cut, on the graph itself: for sparse graphs, the
 	 * grids it suits (a dense graph's structure is the coarse levels') */
-	if (nlevels > 1 && g->row_start[n] > (int64_t)n * SINGLE_LEVEL_MAX_DEGREE)
+	if (nlevels > 1 && (!grid_trial ||
+			    g->row_start[n] > (int64_t)n * SINGLE_LEVEL_MAX_DEGREE))
 		goto out;
 	if (initial_cut(&w, &lv[0], size_a, n, 0) < 0) {
 		st = tm_error_nomem(err);

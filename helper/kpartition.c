@@ -65,8 +65,8 @@ static int choose_sizes(int r, const int *cap, int a, int spread, int *size)
 /* Recursive bisection of the part list [lo, hi) over the vertices of g,
  * whose ids in the caller's numbering are ids[]. */
 static tm_status split_parts(const tm_matrix *g, const int *ids, int lo,
-			     int hi, const int *sizes, int *part_of,
-			     tm_error *err)
+			     int hi, const int *sizes, int grid_trial,
+			     int *part_of, tm_error *err)
 {
 	while (hi - lo > 1 && sizes[lo] == 0)
 		lo++;
@@ -101,7 +101,7 @@ static tm_status split_parts(const tm_matrix *g, const int *ids, int lo,
 		st = tm_error_nomem(err);
 		goto out;
 	}
-	st = tm_bisect(g, size_a, side, err);
+	st = tm_bisect(g, size_a, grid_trial, side, err);
 	for (int s = 0; s < 2 && st == TM_OK; s++) {
 		int k = 0;
 		for (int v = 0; v < g->n; v++) {
@@ -116,7 +116,7 @@ static tm_status split_parts(const tm_matrix *g, const int *ids, int lo,
 			break;
 		}
 		st = split_parts(half, sub_ids, s ? mid : lo, s ? hi : mid,
-				 sizes, part_of, err);
+				 sizes, grid_trial, part_of, err);
 		tm_matrix_free(half);
 	}
 out:
@@ -127,7 +127,7 @@ out:
 }
 
 tm_status tm_partition(const tm_matrix *m, int nparts, const int *sizes,
-		       int *part_of, tm_error *err)
+		       int grid_trial, int *part_of, tm_error *err)
 {
 	int *ids = malloc(sizeof(int) * ((size_t)m->n + 1));
 	tm_status st;
@@ -136,16 +136,22 @@ tm_status tm_partition(const tm_matrix *m, int nparts, const int *sizes,
 		return tm_error_nomem(err);
 	for (int v = 0; v < m->n; v++)
 		ids[v] = v;
-	st = split_parts(m, ids, 0, nparts, sizes, part_of, err);
+	st = split_parts(m, ids, 0, nparts, sizes, grid_trial, part_of, err);
 	free(ids);
 	if (st == TM_OK && nparts > 2)
 		st = tm_partition_refine(m, nparts, part_of, err);
 	return st;
 }
 
+/* How the ranks are split at every node: packed or spread over the
+ * children (choose_sizes), with or without grid cuts (tm_bisect). */
+typedef struct how {
+	int spread, grid_trial;
+} how;
+
 /* Place the ranks of g (global ids ranks[]) in the subtree of node v. */
 static tm_status place(const tm_tree *t, int v, const tm_matrix *g,
-		       const int *ranks, int spread, int *leaf_of, tm_error *err)
+		       const int *ranks, how h, int *leaf_of, tm_error *err)
 {
 	if (t->arity[v] == 0) {
 		if (g->n == 1)
@@ -174,11 +180,11 @@ static tm_status place(const tm_tree *t, int v, const tm_matrix *g,
 	}
 	for (int c = 0; c < a; c++)
 		cap[c] = tm_tree_leaves_below(t, t->first_child[v] + c);
-	if (choose_sizes(g->n, cap, a, spread, size) < 0) {
+	if (choose_sizes(g->n, cap, a, h.spread, size) < 0) {
 		st = tm_error_nomem(err);
 		goto out;
 	}
-	st = tm_partition(g, a, size, part_of, err);
+	st = tm_partition(g, a, size, h.grid_trial, part_of, err);
 	for (int c = 0; c < a && st == TM_OK; c++) {
 		if (size[c] == 0)
 			continue;
@@ -194,9 +200,8 @@ static tm_status place(const tm_tree *t, int v, const tm_matrix *g,
 			st = tm_error_nomem(err);
 			break;
 		}
-		st = place(t, t->first_child[v] + c, child, sub_ranks, spread,
-			   leaf_of,
-			   err);
+		st = place(t, t->first_child[v] + c, child, sub_ranks, h,
+			   leaf_of, err);
 		tm_matrix_free(child);
 	}
 out:
@@ -208,7 +213,7 @@ out:
 	return st;
 }
 
-static tm_status top_down(const tm_tree *t, const tm_matrix *m, int spread,
+static tm_status top_down(const tm_tree *t, const tm_matrix *m, how h,
 			  int *leaf_of, tm_error *err)
 {
 	int *ranks = malloc(sizeof(int) * ((size_t)m->n + 1));
@@ -218,7 +223,7 @@ static tm_status top_down(const tm_tree *t, const tm_matrix *m, int spread,
 		return tm_error_nomem(err);
 	for (int r = 0; r < m->n; r++)
 		ranks[r] = r;
-	st = place(t, 0, m, ranks, spread, leaf_of, err);
+	st = place(t, 0, m, ranks, h, leaf_of, err);
 	free(ranks);
 	return st;
 }
@@ -226,11 +231,20 @@ static tm_status top_down(const tm_tree *t, const tm_matrix *m, int spread,
 tm_status tm_map_top_down(const tm_tree *t, const tm_matrix *m,
 			  int *leaf_of, tm_error *err)
 {
-	return top_down(t, m, 0, leaf_of, err);
+	return top_down(t, m, (how){ .spread = 0, .grid_trial = 1 }, leaf_of,
+			err);
 }
 
 tm_status tm_map_top_down_spread(const tm_tree *t, const tm_matrix *m,
 				 int *leaf_of, tm_error *err)
 {
-	return top_down(t, m, 1, leaf_of, err);
+	return top_down(t, m, (how){ .spread = 1, .grid_trial = 1 }, leaf_of,
+			err);
+}
+
+tm_status tm_map_top_down_multilevel(const tm_tree *t, const tm_matrix *m,
+				     int *leaf_of, tm_error *err)
+{
+	return top_down(t, m, (how){ .spread = 0, .grid_trial = 0 }, leaf_of,
+			err);
 }

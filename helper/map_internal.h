@@ -35,6 +35,12 @@ tm_status tm_map_top_down(const tm_tree *t, const tm_matrix *m,
 tm_status tm_map_top_down_spread(const tm_tree *t, const tm_matrix *m,
 				 int *leaf_of, tm_error *err);
 
+/* The same as tm_map_top_down with multilevel cuts only, no cut grown on
+ * the graph itself (kpartition.c): on some grids the greedy choice of the
+ * lighter cut at each bisection leads to heavier splits below. */
+tm_status tm_map_top_down_multilevel(const tm_tree *t, const tm_matrix *m,
+				     int *leaf_of, tm_error *err);
+
 /* TreeMatch's GroupProcesses for one level (group.c): split p virtual
  * processes into p / k groups of k.  Processes m->n..p-1 are dummies that
  * communicate with nobody (ExtendComMatrix); p is a multiple of k.  Group g
@@ -44,13 +50,17 @@ tm_status tm_group_processes(const tm_matrix *m, int p, int k, int *members,
 
 /* Split the n vertices of m into nparts parts of exactly sizes[0..nparts-1]
  * vertices (they add up to n; a size may be 0), cutting as little weight as
- * it can: part_of[v] receives the part of vertex v (kpartition.c). */
+ * it can: part_of[v] receives the part of vertex v; grid_trial as for
+ * tm_bisect (kpartition.c). */
 tm_status tm_partition(const tm_matrix *m, int nparts, const int *sizes,
-		       int *part_of, tm_error *err);
+		       int grid_trial, int *part_of, tm_error *err);
 
 /* Split the vertices of g in two: side[v] = 0 for exactly size_a of them,
- * 1 for the others, with a light cut (bisect.c). */
-tm_status tm_bisect(const tm_matrix *g, int size_a, char *side, tm_error *err);
+ * 1 for the others, with a light cut.  grid_trial: on a sparse graph, also
+ * grow a cut from its periphery on the graph itself and keep the lighter
+ * of that and the multilevel cut (bisect.c). */
+tm_status tm_bisect(const tm_matrix *g, int size_a, int grid_trial, char *side,
+		    tm_error *err);
 
 /* Improve a split of g (side[] as tm_bisect gives it) by Fiduccia-
  * Mattheyses passes, side 0 weighing size_a +- tol at the end; vw: the

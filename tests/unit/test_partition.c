@@ -11,6 +11,8 @@
 #include "check.h"
 #include "fixtures.h"
 #include "map_internal.h"
+#include "tm_cost.h"
+#include "tm_map.h"
 
 enum { SIDE = 16, N = SIDE * SIDE };
 
@@ -100,7 +102,7 @@ static void unequal_sizes(void)
 	      "(%g)", cut(m, part_of), before);
 
 	int sizes[4] = { 100, 60, 60, 36 };
-	CHECK(tm_partition(m, 4, sizes, part_of, NULL) == TM_OK &&
+	CHECK(tm_partition(m, 4, sizes, 1, part_of, NULL) == TM_OK &&
 	      sizes_are(part_of, N, 4, sizes),
 	      "k-way split into 100, 60, 60 and 36: exact sizes");
 	tm_matrix_free(m);
@@ -126,7 +128,7 @@ static void planted_groups(void)
 			w[a * 64 + b] = group[a] == group[b] ? 100 + uniform() * 10
 							     : uniform() * 5;
 	tm_matrix *m = dense_matrix(64, w);
-	int same = tm_partition(m, 4, sizes, part_of, NULL) == TM_OK;
+	int same = tm_partition(m, 4, sizes, 1, part_of, NULL) == TM_OK;
 	for (int a = 0; a < 64 && same; a++)
 		for (int b = 0; b < 64 && same; b++)
 			same = (group[a] == group[b]) == (part_of[a] == part_of[b]);
@@ -136,10 +138,55 @@ static void planted_groups(void)
 	tm_matrix_free(m);
 }
 
+/* A 10 x 9 x 12 halo exchange on 5 x 3 x 6 x 12 cores: a large grid, on
+ * which treematch also tries the top-down path with multilevel cuts only.
+ * Here that path is 7 % cheaper than the one with grid cuts, so treematch
+ * must have taken it. */
+static void treematch_takes_the_cheaper_path(void)
+{
+	enum { X = 10, Y = 9, Z = 12, R = X * Y * Z };
+	int *i = malloc(sizeof(int) * 3 * R), *j = malloc(sizeof(int) * 3 * R);
+	double *w = malloc(sizeof(double) * 3 * R);
+	int arity[] = { 5, 3, 6, 12 }, *leaf_of = malloc(sizeof(int) * R);
+	size_t c = 0;
+
+	for (int r = 0; r < R; r++) {
+		int x = r % X, y = r / X % Y, z = r / (X * Y);
+		if (x + 1 < X)
+			i[c] = r, j[c] = r + 1, w[c++] = 1000;
+		if (y + 1 < Y)
+			i[c] = r, j[c] = r + X, w[c++] = 1000;
+		if (z + 1 < Z)
+			i[c] = r, j[c] = r + X * Y, w[c++] = 1000;
+	}
+	tm_matrix *m = NULL;
+	tm_matrix_from_entries(R, c, i, j, w, &m, NULL);
+	tm_tree *t = tm_tree_regular(4, arity, NULL);
+	tm_map_top_down(t, m, leaf_of, NULL);
+	double grid_cuts = tm_cost_tree(t, m, leaf_of);
+	tm_map_top_down_multilevel(t, m, leaf_of, NULL);
+	double multilevel = tm_cost_tree(t, m, leaf_of);
+	CHECK(tm_map(TM_ALGO_TREEMATCH, t, m, leaf_of, NULL) == TM_OK &&
+	      valid_placement(t, leaf_of, R),
+	      "3D stencil of 1,080 ranks: one rank per core");
+	double chosen = tm_cost_tree(t, m, leaf_of);
+	CHECK(chosen <= grid_cuts && chosen <= multilevel,
+	      "3D stencil of 1,080 ranks: treematch (%g) no worse than top-down "
+	      "with grid cuts (%g) or multilevel cuts only (%g)", chosen,
+	      grid_cuts, multilevel);
+	free(i);
+	free(j);
+	free(w);
+	free(leaf_of);
+	tm_matrix_free(m);
+	tm_tree_free(t);
+}
+
 int main(void)
 {
 	refine_from_stripes();
 	unequal_sizes();
 	planted_groups();
+	treematch_takes_the_cheaper_path();
 	return check_status();
 }
