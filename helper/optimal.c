@@ -35,15 +35,17 @@
 #include "map_internal.h"
 #include "tm_cost.h"
 
-/* Whether rank r gets its best case: near[d] = K_d.  Each partner is
- * tallied once, at the depth its leaf shares with r's (count, lightest and
- * heaviest weight there: at[] has depth + 1 entries of each); the levels
- * are then read off by sums over the deeper or shallower tallies. */
+/* A rank's partners whose leaves share a given depth with its own: how
+ * many, and the lightest and heaviest weight among them. */
 typedef struct tally {
 	long count;
 	double lightest, heaviest;
 } tally;
 
+/* Whether rank r gets its best case: near[d] = K_d.  Each partner is
+ * tallied once, at the depth its leaf shares with r's (at[] has depth + 1
+ * entries); the levels are then read off the deeper and the shallower
+ * tallies. */
 static int rank_is_optimal(const tm_tree *t, const tm_matrix *m,
 			   const int *leaf_of, const int *anc, const long *near,
 			   int r, tally *at)
