@@ -35,7 +35,6 @@ enum {
 	COARSEST = 80,        /* stop coarsening at about this many vertices */
 	MAX_FM_PASSES = 8,
 	SEEDS = 4,            /* growing trials on the coarsest graph */
-	SINGLE_LEVEL_MAX_DEGREE = 16, /* average, for the single-level trial */
 };
 
 typedef tm_level level;
@@ -475,7 +474,7 @@ tm_status tm_bisect(const tm_matrix *g, int size_a, int grid_trial, char *side,
 	/* the single-level cut, on the graph itself: for sparse graphs, the
 	 * grids it suits (a dense graph's structure is the coarse levels') */
 	if (nlevels > 1 && (!grid_trial ||
-			    g->row_start[n] > (int64_t)n * SINGLE_LEVEL_MAX_DEGREE))
+			    g->row_start[n] > (int64_t)n * TM_GRID_TRIAL_MAX_DEGREE))
 		goto out;
 	if (initial_cut(&w, &lv[0], size_a, n, 0) < 0) {
 		st = tm_error_nomem(err);

@@ -56,9 +56,11 @@ tm_status tm_partition(const tm_matrix *m, int nparts, const int *sizes,
 		       int grid_trial, int *part_of, tm_error *err);
 
 /* Split the vertices of g in two: side[v] = 0 for exactly size_a of them,
- * 1 for the others, with a light cut.  grid_trial: on a sparse graph, also
- * grow a cut from its periphery on the graph itself and keep the lighter
- * of that and the multilevel cut (bisect.c). */
+ * 1 for the others, with a light cut.  grid_trial: on a sparse graph (an
+ * average degree up to TM_GRID_TRIAL_MAX_DEGREE), also grow a cut from
+ * its periphery on the graph itself and keep the lighter of that and the
+ * multilevel cut (bisect.c). */
+enum { TM_GRID_TRIAL_MAX_DEGREE = 16 };
 tm_status tm_bisect(const tm_matrix *g, int size_a, int grid_trial, char *side,
 		    tm_error *err);
 

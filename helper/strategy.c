@@ -88,13 +88,13 @@ static int farthest(const tm_matrix *m, int start, int *dist, int *queue,
  * benchmark's 3D stencils and stencils with long-range pairs of about
  * a thousand ranks.  It doubles the top-down time, which from 512 ranks up
  * is small next to what Scotch takes, and elsewhere gains nothing. */
-enum { LARGE_GRID_RANKS = 512, SPARSE_DEGREE = 16 };
+enum { LARGE_GRID_RANKS = 512 };
 
 static int large_grid(const tm_tree *t, const tm_matrix *m)
 {
 	(void)t;
 	if (m->n < LARGE_GRID_RANKS ||
-	    m->row_start[m->n] > (int64_t)m->n * SPARSE_DEGREE)
+	    m->row_start[m->n] > (int64_t)m->n * TM_GRID_TRIAL_MAX_DEGREE)
 		return 0;
 
 	int *dist = malloc(sizeof(int) * (size_t)m->n);
