@@ -93,22 +93,22 @@ static double cut_weight(const tm_matrix *g, const char *side)
 /* ------------------------------------------------------------------ */
 /* growing and refining                                                 */
 
-static int farthest_from(work *w, const tm_matrix *g, int start)
+int tm_farthest_vertex(const tm_matrix *g, int start, int *dist, int *queue)
 {
 	int head = 0, tail = 0, last = start;
 
 	for (int v = 0; v < g->n; v++)
-		w->dist[v] = -1;
-	w->dist[start] = 0;
-	w->queue[tail++] = start;
+		dist[v] = -1;
+	dist[start] = 0;
+	queue[tail++] = start;
 	while (head < tail) {
-		int v = w->queue[head++];
+		int v = queue[head++];
 		last = v;
 		for (int64_t e = g->row_start[v]; e < g->row_start[v + 1]; e++) {
 			int u = g->col[e];
-			if (w->dist[u] < 0) {
-				w->dist[u] = w->dist[v] + 1;
-				w->queue[tail++] = u;
+			if (dist[u] < 0) {
+				dist[u] = dist[v] + 1;
+				queue[tail++] = u;
 			}
 		}
 	}
@@ -373,8 +373,8 @@ static int initial_cut(work *w, const level *lv, long target, long total,
 	for (int v = 1; v < g->n; v++)
 		if (w->degree[v] > w->degree[heaviest])
 			heaviest = v;
-	seeds[0] = farthest_from(w, g, 0);
-	seeds[1] = farthest_from(w, g, seeds[0]);
+	seeds[0] = tm_farthest_vertex(g, 0, w->dist, w->queue);
+	seeds[1] = tm_farthest_vertex(g, seeds[0], w->dist, w->queue);
 	seeds[2] = heaviest;
 	seeds[3] = 0;
 	int grow_a = target <= total - target;

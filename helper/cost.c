@@ -47,15 +47,6 @@ double tm_cost_tree(const tm_tree *t, const tm_matrix *m, const int *leaf_of)
 	return cost;
 }
 
-double tm_cost_hop_bytes(const tm_tree *t, const tm_matrix *m,
-			 const int *leaf_of)
-{
-	double cost, hops;
-
-	weighted_sums(t, m, leaf_of, &cost, &hops);
-	return hops;
-}
-
 void tm_cost_both(const tm_tree *t, const tm_matrix *m, const int *leaf_of,
 		  double *cost, double *hop_bytes)
 {

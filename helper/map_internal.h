@@ -61,6 +61,11 @@ tm_status tm_partition(const tm_matrix *m, int nparts, const int *sizes,
  * its periphery on the graph itself and keep the lighter of that and the
  * multilevel cut (bisect.c). */
 enum { TM_GRID_TRIAL_MAX_DEGREE = 16 };
+
+/* Breadth-first search of g from start: dist[v] receives v's distance (-1
+ * where it is not reached); returns the last vertex reached, one of the
+ * farthest.  dist and queue hold g->n entries (bisect.c). */
+int tm_farthest_vertex(const tm_matrix *g, int start, int *dist, int *queue);
 tm_status tm_bisect(const tm_matrix *g, int size_a, int grid_trial, char *side,
 		    tm_error *err);
 

@@ -56,30 +56,6 @@ static int idle_leaves(const tm_tree *t, const tm_matrix *m)
 	return m->n < t->nleaves;
 }
 
-/* The vertex farthest from `start` by breadth-first search (the last
- * one reached); *eccentricity: its distance.  dist and queue hold n. */
-static int farthest(const tm_matrix *m, int start, int *dist, int *queue,
-		    int *eccentricity)
-{
-	int head = 0, tail = 0, last = start;
-
-	for (int v = 0; v < m->n; v++)
-		dist[v] = -1;
-	dist[start] = 0;
-	queue[tail++] = start;
-	while (head < tail) {
-		last = queue[head++];
-		for (int64_t e = m->row_start[last]; e < m->row_start[last + 1];
-		     e++)
-			if (dist[m->col[e]] < 0) {
-				dist[m->col[e]] = dist[last] + 1;
-				queue[tail++] = m->col[e];
-			}
-	}
-	*eccentricity = dist[last];
-	return last;
-}
-
 /* Whether to try the top-down path with multilevel cuts only, beside the
  * one that also grows cuts on the graph itself: on large sparse grids
  * (a diameter of at least 1.5 log2 n: stencils, not random graphs, whose
@@ -101,9 +77,11 @@ static int large_grid(const tm_tree *t, const tm_matrix *m)
 	int *queue = malloc(sizeof(int) * (size_t)m->n);
 	int diameter = 0, log2n = 0;
 
-	if (dist && queue)
-		farthest(m, farthest(m, 0, dist, queue, &diameter), dist, queue,
-			 &diameter);
+	if (dist && queue) {
+		/* from a peripheral vertex, its farthest is a diameter away */
+		int edge = tm_farthest_vertex(m, 0, dist, queue);
+		diameter = dist[tm_farthest_vertex(m, edge, dist, queue)];
+	}
 	free(dist);
 	free(queue);
 	while ((2L << log2n) <= m->n)

@@ -13,9 +13,7 @@
 #include "tm_tree.h"
 
 double tm_cost_tree(const tm_tree *t, const tm_matrix *m, const int *leaf_of);
-double tm_cost_hop_bytes(const tm_tree *t, const tm_matrix *m,
-			 const int *leaf_of);
-/* Both at once, for the price of one. */
+/* The tree cost and the hop-bytes at once, for the price of one. */
 void tm_cost_both(const tm_tree *t, const tm_matrix *m, const int *leaf_of,
 		  double *cost, double *hop_bytes);
 

@@ -189,8 +189,8 @@ static int best_move(const tm_matrix *m, const int *part_of, const int *have,
  * parts whose moves cost least, each to the part that wants more and that
  * it exchanges most with.  Coarse levels left the sizes a few ranks off
  * (up to 2 % of a part).  Each pass prices every candidate and moves the
- * cheapest; moving all of them at once on stale prices cost the small
- * stencils up to 1.6 %, one per pass is a scan per move. */
+ * cheapest eighth of the excess: moving them all on stale prices cost the
+ * small stencils up to 1.6 %, one move per pass is a scan per move. */
 static tm_status restore_sizes(const tm_matrix *m, int nparts,
 			       const int *want, int *part_of, tm_error *err)
 {
