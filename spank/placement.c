@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include <hwloc.h>
-#include <jansson.h>
 
 #include "placement.h"
+#include "tm_placement.h"
 #include "tm_spank.h"
 
 void placement_free(placement *p)
@@ -32,68 +32,29 @@ void placement_free(placement *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static char *cores_text(json_t *cores)
+/* The helper's CPU lists become hwloc bitmaps in root's slurmstepd: the
+ * reader (tm_placement.h) has already bounded every index and refused
+ * open-ended ranges ("4-", which hwloc reads as "4 to infinity"). */
+static int to_bitmap(hwloc_bitmap_t set, const int *cpus, int n)
 {
-	char buf[256] = "";
-	size_t len = 0, i;
-	json_t *c;
-
-	json_array_foreach(cores, i, c) {
-		if (!json_is_integer(c) || len + 24 >= sizeof(buf))
-			break;
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%lld",
-					i ? "," : "", (long long)json_integer_value(c));
-	}
-	return strdup(buf);
+	hwloc_bitmap_zero(set);
+	for (int i = 0; i < n; i++)
+		if (hwloc_bitmap_set(set, (unsigned)cpus[i]) < 0)
+			return -1;
+	return 0;
 }
 
-/* The helper's CPU lists are parsed in root's slurmstepd: no index past
- * any real machine (hwloc would allocate a bitmap that large) and no
- * open-ended range ("4-", which hwloc reads as "4 to infinity"). */
-enum { MAX_CPU_INDEX = 1 << 16 };
-
-static int cpu_list_bounded(const char *s)
-{
-	if (!s || !*s)
-		return 0;
-	while (*s) {
-		if (*s < '0' || *s > '9')
-			return 0;
-		long v = 0;
-		while (*s >= '0' && *s <= '9') {
-			v = v * 10 + (*s++ - '0');
-			if (v >= MAX_CPU_INDEX)
-				return 0;
-		}
-		if (*s == '-' || *s == ',') {
-			s++;
-			if (*s < '0' || *s > '9')
-				return 0;
-		} else if (*s) {
-			return 0;
-		}
-	}
-	return 1;
-}
-
-static int check_entry(json_t *item, int i, uint32_t rank,
+static int check_entry(const tm_placement_entry *e, int i, uint32_t rank,
 		       hwloc_const_bitmap_t allowed, hwloc_bitmap_t set,
 		       placement *p, char *why, size_t whylen)
 {
-	json_t *r = json_object_get(item, "rank");
-	json_t *cpus = json_object_get(item, "cpus");
-
-	if (!json_is_integer(r) || json_integer_value(r) != (json_int_t)rank) {
+	if ((uint32_t)e->rank != rank) {
 		snprintf(why, whylen, "the helper's placement[%d] is not rank %u",
 			 i, rank);
 		return -1;
 	}
-	if (!json_is_string(cpus) ||
-	    !cpu_list_bounded(json_string_value(cpus)) ||
-	    hwloc_bitmap_list_sscanf(set, json_string_value(cpus)) < 0 ||
-	    hwloc_bitmap_iszero(set)) {
-		snprintf(why, whylen, "the helper gave rank %u no valid CPU list",
-			 rank);
+	if (to_bitmap(set, e->cpus, e->ncpus) < 0) {
+		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
 	if (!hwloc_bitmap_isincluded(set, allowed)) {
@@ -101,8 +62,8 @@ static int check_entry(json_t *item, int i, uint32_t rank,
 			 "CPUs it was given", rank);
 		return -1;
 	}
-	p->cpus[i] = strdup(json_string_value(cpus));
-	p->cores[i] = cores_text(json_object_get(item, "cores"));
+	p->cpus[i] = strdup(e->cpus_text);
+	p->cores[i] = strdup(e->cores_text);
 	if (!p->cpus[i] || !p->cores[i]) {
 		snprintf(why, whylen, "out of memory");
 		return -1;
@@ -110,70 +71,61 @@ static int check_entry(json_t *item, int i, uint32_t rank,
 	return 0;
 }
 
-static void read_costs(json_t *root, placement *p)
-{
-	json_t *cost = json_object_get(root, "cost"), *v;
-	const char *name;
-
-	json_object_foreach(cost, name, v) {
-		if (p->ncosts == PLACEMENT_MAX_COSTS || !json_is_number(v))
-			break;
-		snprintf(p->cost_name[p->ncosts], sizeof(p->cost_name[0]), "%s",
-			 name);
-		p->cost[p->ncosts++] = json_number_value(v);
-	}
-}
-
 int placement_parse(const char *text, size_t len, int n,
 		    const uint32_t *ranks, placement *p, char *cpus,
 		    size_t cpus_size, char *why, size_t whylen)
 {
-	json_error_t jerr;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	hwloc_bitmap_t allowed_set = NULL, set = hwloc_bitmap_alloc();
+	tm_placement_file *file = NULL;
+	tm_error err;
+	hwloc_bitmap_t allowed_set = hwloc_bitmap_alloc();
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	int rc = -1;
 
 	memset(p, 0, sizeof(*p));
 	p->cpus = calloc((size_t)n + 1, sizeof(char *));
 	p->cores = calloc((size_t)n + 1, sizeof(char *));
 	p->n = n;
-	if (!p->cpus || !p->cores || !set) {
+	if (!p->cpus || !p->cores || !set || !allowed_set) {
 		snprintf(why, whylen, "out of memory");
 		goto out;
 	}
-	if (!root) {
-		char clean[sizeof(jerr.text)];
-		text_clean(clean, sizeof(clean), jerr.text, sizeof(jerr.text));
-		snprintf(why, whylen, "the helper's output is not JSON (%s)",
-			 clean);
+	/* the reader's message quotes the output: cleaned before it is
+	 * logged, as anything else the user controls */
+	tm_status st = tm_placement_parse("output", text, len, 0, n, &file,
+					  &err);
+	if (st != TM_OK) {
+		char clean[sizeof(err.text)];
+		text_clean(clean, sizeof(clean), err.text, sizeof(err.text));
+		snprintf(why, whylen, st == TM_ERR_SYNTAX ?
+			 "the helper's output is not JSON (%s)" :
+			 "the helper's output is not a placement (%s)", clean);
 		goto out;
 	}
-	json_t *all = json_object_get(root, "cpus");
-	allowed_set = hwloc_bitmap_alloc();
-	if (!allowed_set || !json_is_string(all) ||
-	    !cpu_list_bounded(json_string_value(all)) ||
-	    hwloc_bitmap_list_sscanf(allowed_set, json_string_value(all)) < 0 ||
-	    hwloc_bitmap_iszero(allowed_set) ||
-	    strlen(json_string_value(all)) >= cpus_size) {
+	if (!file->cpus_text || strlen(file->cpus_text) >= cpus_size ||
+	    to_bitmap(allowed_set, file->cpus, file->ncpus) < 0) {
 		snprintf(why, whylen, "the helper's output has no valid \"cpus\"");
 		goto out;
 	}
-	strcpy(cpus, json_string_value(all));
-	json_t *list = json_object_get(root, "placement");
-	if (!json_is_array(list) || json_array_size(list) != (size_t)n) {
-		snprintf(why, whylen, "the helper placed %zu ranks, expected %d",
-			 json_is_array(list) ? json_array_size(list) : 0, n);
+	strcpy(cpus, file->cpus_text);
+	if (file->nentries != n) {
+		snprintf(why, whylen, "the helper placed %d ranks, expected %d",
+			 file->nentries, n);
 		goto out;
 	}
 	for (int i = 0; i < n; i++)
-		if (check_entry(json_array_get(list, (size_t)i), i, ranks[i],
-				allowed_set, set, p, why, whylen) < 0)
+		if (check_entry(&file->entry[i], i, ranks[i], allowed_set, set,
+				p, why, whylen) < 0)
 			goto out;
-	read_costs(root, p);
-	p->proven_optimal = json_is_true(json_object_get(root, "proven-optimal"));
+	p->ncosts = file->ncosts;
+	for (int c = 0; c < file->ncosts && c < PLACEMENT_MAX_COSTS; c++) {
+		snprintf(p->cost_name[c], sizeof(p->cost_name[c]), "%s",
+			 file->cost_name[c]);
+		p->cost[c] = file->cost[c];
+	}
+	p->proven_optimal = file->proven_optimal;
 	rc = 0;
 out:
-	json_decref(root);
+	tm_placement_free(file);
 	hwloc_bitmap_free(set);
 	hwloc_bitmap_free(allowed_set);
 	if (rc < 0)

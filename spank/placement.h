@@ -1,6 +1,6 @@
 /* placement.h - the helper's answer, checked (placement.c). */
-#ifndef TM_PLACEMENT_H
-#define TM_PLACEMENT_H
+#ifndef TM_SPANK_PLACEMENT_H
+#define TM_SPANK_PLACEMENT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -25,4 +25,4 @@ int placement_parse(const char *text, size_t len, int n,
 		    size_t cpus_size, char *why, size_t whylen);
 void placement_free(placement *p);
 
-#endif /* TM_PLACEMENT_H */
+#endif /* TM_SPANK_PLACEMENT_H */

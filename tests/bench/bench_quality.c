@@ -37,11 +37,13 @@
 
 #include "bench_cases.h"
 #include "bench_valid.h"
-#include "map_internal.h"
+
 #include "tm_cost.h"
 #include "tm_map.h"
 #include "tm_matrix.h"
 #include "tm_tree.h"
+#include "place/policy.h"
+#include "place/treematch/treematch.h"
 
 extern char **environ;
 
@@ -321,22 +323,22 @@ static void print_strategies(const tm_tree *t, const tm_matrix *m,
 		tm_status (*fn)(const tm_tree *, const tm_matrix *, int *,
 				tm_error *);
 	} s[] = {
-		{ "bottom-up", tm_map_bottom_up },
-		{ "top-down", tm_map_top_down },
+		{ "bottom-up", tm__map_bottom_up },
+		{ "top-down", tm__map_top_down },
 	};
 	printf("  ");
 	for (size_t k = 0; k < sizeof(s) / sizeof(*s); k++) {
 		double t0 = now();
 		s[k].fn(t, m, leaf_of, NULL);
 		double t1 = now(), before = tm_cost_tree(t, m, leaf_of);
-		tm_refine(t, m, leaf_of, NULL);
+		tm__refine(t, m, leaf_of, NULL);
 		double t2 = now(), after = tm_cost_tree(t, m, leaf_of);
 		printf("%s %.4g (%.3fs) refined %.4g (%.3fs)   ", s[k].name,
 		       before, t1 - t0, after, t2 - t1);
 	}
-	tm_map_packed(t, m->n, leaf_of);
+	tm__map_packed(t, m->n, leaf_of);
 	double before = tm_cost_tree(t, m, leaf_of);
-	tm_refine(t, m, leaf_of, NULL);
+	tm__refine(t, m, leaf_of, NULL);
 	printf("packed %.4g refined %.4g\n", before, tm_cost_tree(t, m, leaf_of));
 }
 

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 
 #include "bench_valid.h"
-#include "map_internal.h"
+#include "place/cost_internal.h"
+
 
 int bench_overloaded(const tm_tree *t, int n, const int *leaf_of)
 {
@@ -42,7 +43,7 @@ int bench_repair(const tm_tree *t, const tm_matrix *m, int *leaf_of)
 {
 	int L = t->nleaves, moved = 0;
 	char *taken = calloc((size_t)L, 1);
-	int *anc = tm_leaf_ancestors(t);
+	int *anc = tm__leaf_ancestors(t);
 
 	if (!taken || !anc) {
 		free(taken);
@@ -69,7 +70,7 @@ int bench_repair(const tm_tree *t, const tm_matrix *m, int *leaf_of)
 		for (int l = 0; l < L; l++) {
 			if (taken[l])
 				continue;
-			double delta = tm_move_delta(t, anc, m, leaf_of, r, from,
+			double delta = tm__move_delta(t, anc, m, leaf_of, r, from,
 						     l, -1);
 			if (best < 0 || delta < best_delta) {
 				best = l;

@@ -10,9 +10,10 @@
 
 #include "check.h"
 #include "fixtures.h"
-#include "map_internal.h"
+
 #include "tm_cost.h"
 #include "tm_map.h"
+#include "place/treematch/treematch.h"
 
 enum { SIDE = 16, N = SIDE * SIDE };
 
@@ -74,7 +75,7 @@ static void refine_from_stripes(void)
 	for (int v = 0; v < N; v++)
 		part_of[v] = v % 4;
 	double before = cut(m, part_of);
-	CHECK(tm_partition_refine(m, 4, part_of, NULL) == TM_OK &&
+	CHECK(tm__partition_refine(m, 4, part_of, NULL) == TM_OK &&
 	      sizes_are(part_of, N, 4, want),
 	      "V-cycle on a 16x16 grid: four parts of exactly 64 ranks");
 	double after = cut(m, part_of);
@@ -94,7 +95,7 @@ static void unequal_sizes(void)
 	for (int v = 0; v < N; v++)
 		part_of[v] = v < 100 ? 0 : v < 160 ? 1 : v < 220 ? 2 : 3;
 	double before = cut(m, part_of);
-	CHECK(tm_partition_refine(m, 4, part_of, NULL) == TM_OK &&
+	CHECK(tm__partition_refine(m, 4, part_of, NULL) == TM_OK &&
 	      sizes_are(part_of, N, 4, want),
 	      "V-cycle, parts of 100, 60, 60 and 36: each keeps its size");
 	CHECK(cut(m, part_of) <= before,
@@ -102,7 +103,7 @@ static void unequal_sizes(void)
 	      "(%g)", cut(m, part_of), before);
 
 	int sizes[4] = { 100, 60, 60, 36 };
-	CHECK(tm_partition(m, 4, sizes, 1, part_of, NULL) == TM_OK &&
+	CHECK(tm__partition(m, 4, sizes, 1, part_of, NULL) == TM_OK &&
 	      sizes_are(part_of, N, 4, sizes),
 	      "k-way split into 100, 60, 60 and 36: exact sizes");
 	tm_matrix_free(m);
@@ -128,7 +129,7 @@ static void planted_groups(void)
 			w[a * 64 + b] = group[a] == group[b] ? 100 + uniform() * 10
 							     : uniform() * 5;
 	tm_matrix *m = dense_matrix(64, w);
-	int same = tm_partition(m, 4, sizes, 1, part_of, NULL) == TM_OK;
+	int same = tm__partition(m, 4, sizes, 1, part_of, NULL) == TM_OK;
 	for (int a = 0; a < 64 && same; a++)
 		for (int b = 0; b < 64 && same; b++)
 			same = (group[a] == group[b]) == (part_of[a] == part_of[b]);
@@ -162,9 +163,9 @@ static void treematch_takes_the_cheaper_path(void)
 	tm_matrix *m = NULL;
 	tm_matrix_from_entries(R, c, i, j, w, &m, NULL);
 	tm_tree *t = tm_tree_regular(4, arity, NULL);
-	tm_map_top_down(t, m, leaf_of, NULL);
+	tm__map_top_down(t, m, leaf_of, NULL);
 	double grid_cuts = tm_cost_tree(t, m, leaf_of);
-	tm_map_top_down_multilevel(t, m, leaf_of, NULL);
+	tm__map_top_down_multilevel(t, m, leaf_of, NULL);
 	double multilevel = tm_cost_tree(t, m, leaf_of);
 	CHECK(tm_map(TM_ALGO_TREEMATCH, t, m, leaf_of, NULL) == TM_OK &&
 	      valid_placement(t, leaf_of, R),

@@ -14,12 +14,14 @@
 
 #include "check.h"
 #include "fixtures.h"
-#include "map_internal.h"
+
 #include "tm_cost.h"
 #include "tm_map.h"
 #include "tm_matrix.h"
 #include "tm_topology.h"
 #include "tm_tree.h"
+#include "place/policy.h"
+#include "place/hierarchical/hierarchical.h"
 
 /* ------------------------------------------------------------------ */
 /* helpers                                                             */
@@ -175,7 +177,7 @@ static void test_hungarian(void)
 	int col_of[8], perm[8];
 	char used[8];
 
-	CHECK(tm_hungarian(3, three, col_of, NULL) == TM_OK &&
+	CHECK(tm__hungarian(3, three, col_of, NULL) == TM_OK &&
 	      assignment_cost(3, three, col_of) == 5,
 	      "3x3 assignment: the cheapest total is 5 (1 + 2 + 2)");
 	int worst = 0;
@@ -186,7 +188,7 @@ static void test_hungarian(void)
 			cost[k] = trial % 3 ? floor(lcg() * 10) : lcg() * 1e6 - 5e5;
 		memset(used, 0, sizeof(used));
 		double best = brute_force(n, cost, perm, 0, used);
-		if (tm_hungarian(n, cost, col_of, NULL) != TM_OK ||
+		if (tm__hungarian(n, cost, col_of, NULL) != TM_OK ||
 		    fabs(assignment_cost(n, cost, col_of) - best) > 1e-6 * (1 + fabs(best)))
 			worst++;
 		char seen[8] = { 0 };
@@ -210,12 +212,12 @@ static void test_hierarchical_paper(void)
 	double agg[16], top[4];
 	char text[128];
 
-	CHECK(tm_hier_group(paper003_table1, 8, 2, members, NULL) == TM_OK,
+	CHECK(tm__hier_group(paper003_table1, 8, 2, members, NULL) == TM_OK,
 	      "Table I: the first matching runs");
 	format_ints(members, 8, text, sizeof(text));
 	CHECK_STR(text, "0 6 1 7 2 5 3 4",
 		  "Table I: the pairs are (0,6) (1,7) (2,5) (3,4)");
-	tm_hier_aggregate(paper003_table1, 8, members, 2, agg);
+	tm__hier_aggregate(paper003_table1, 8, members, 2, agg);
 	CHECK(agg[0 * 4 + 1] == 646 && agg[0 * 4 + 2] == 72 &&
 	      agg[0 * 4 + 3] == 65 && agg[1 * 4 + 2] == 69 &&
 	      agg[1 * 4 + 3] == 66 && agg[2 * 4 + 3] == 744,
@@ -228,18 +230,18 @@ static void test_hierarchical_paper(void)
 	}
 	CHECK(symmetric, "Table II: symmetric, 0 on the diagonal");
 	int pairs2[4];
-	CHECK(tm_hier_group(agg, 4, 2, pairs2, NULL) == TM_OK &&
+	CHECK(tm__hier_group(agg, 4, 2, pairs2, NULL) == TM_OK &&
 	      pairs2[0] == 0 && pairs2[1] == 1 && pairs2[2] == 2 &&
 	      pairs2[3] == 3,
 	      "Table II: the second matching pairs (0,1) and (2,3), that is "
 	      "(0,6,1,7) and (2,5,3,4)");
-	tm_hier_aggregate(agg, 4, pairs2, 2, top);
+	tm__hier_aggregate(agg, 4, pairs2, 2, top);
 	CHECK(top[1] == 272 && top[2] == 272,
 	      "the 2x2 matrix after the second iteration holds 272");
 
 	tm_matrix *m = dense_matrix(8, paper003_table1);
 	int arity[3] = { 2, 2, 2 };
-	CHECK(tm_hier_order(m, 3, arity, order, NULL) == TM_OK,
+	CHECK(tm__hier_order(m, 3, arity, order, NULL) == TM_OK,
 	      "Table I on a binary tree of 3 levels: the order is computed");
 	format_ints(order, 8, text, sizeof(text));
 	CHECK_STR(text, "0 6 1 7 2 5 3 4",
@@ -281,7 +283,7 @@ static void test_hierarchical_arity(void)
 			if (a != b && a / 3 == b / 3)
 				tri[a * 6 + b] = 10;
 	tri[0 * 6 + 3] = tri[3 * 6 + 0] = 1;
-	CHECK(tm_hier_group(tri, 6, 2, members, NULL) == TM_OK,
+	CHECK(tm__hier_group(tri, 6, 2, members, NULL) == TM_OK,
 	      "two triangles: pairing runs");
 	format_ints(members, 6, text, sizeof(text));
 	CHECK_STR(text, "0 3 1 2 4 5",
@@ -293,7 +295,7 @@ static void test_hierarchical_arity(void)
 		char want[64];
 		size_t len = 0;
 
-		CHECK(tm_hier_group(w, 2 * k, k, members, NULL) == TM_OK,
+		CHECK(tm__hier_group(w, 2 * k, k, members, NULL) == TM_OK,
 		      "groups of %d: runs", k);
 		format_ints(members, 2 * k, text, sizeof(text));
 		for (int x = 0; x < 2 * k; x += 2)
@@ -314,14 +316,14 @@ static void test_hierarchical_arity(void)
 	double chain[36] = { 0 };
 	for (int a = 0; a + 1 < 6; a++)
 		chain[a * 6 + a + 1] = chain[(a + 1) * 6 + a] = 10;
-	CHECK(tm_hier_group(chain, 6, 3, members, NULL) == TM_OK,
+	CHECK(tm__hier_group(chain, 6, 3, members, NULL) == TM_OK,
 	      "a chain of 6 in groups of 3: runs");
 	format_ints(members, 6, text, sizeof(text));
 	CHECK_STR(text, "0 1 2 3 4 5", "a chain of 6 in groups of 3: {0,1,2} "
 		  "and {3,4,5}, one edge cut");
 
 	double zeros[4] = { 0 };
-	CHECK(tm_hier_group(zeros, 2, 3, members, NULL) == TM_ERR_USAGE,
+	CHECK(tm__hier_group(zeros, 2, 3, members, NULL) == TM_ERR_USAGE,
 	      "2 units do not make groups of 3: a usage error");
 }
 
@@ -435,19 +437,19 @@ static void test_setmatch_sets(void)
 	 * only weight, to 4, is insignificant) */
 	double g[] = { 0, 1, 100, 2, 1, 50, 3, 4, 80, 4, 5, 9.99, -1 };
 	tm_matrix *m = pairs(6, g);
-	int nsets = tm_setmatch_sets(m, 10, set_of);
+	int nsets = tm__setmatch_sets(m, 10, set_of);
 	format_ints(set_of, 6, text, sizeof(text));
 	CHECK(nsets == 3, "three sets at 10%%");
 	CHECK_STR(text, "0 0 0 1 1 2", "interleaved sets {0,1} and {1,2} merge; "
 		  "{3,4}; a weight of 9.99%% of the largest is not significant");
-	nsets = tm_setmatch_sets(m, 9.99, set_of);
+	nsets = tm__setmatch_sets(m, 9.99, set_of);
 	format_ints(set_of, 6, text, sizeof(text));
 	CHECK(nsets == 2, "at 9.99%%, a weight of exactly 9.99%% is significant: "
 	      "two sets");
 	CHECK_STR(text, "0 0 0 1 1 1", "... 5 joins 3 and 4");
-	nsets = tm_setmatch_sets(m, 0, set_of);
+	nsets = tm__setmatch_sets(m, 0, set_of);
 	CHECK(nsets == 2, "threshold 0: every non-zero weight counts");
-	nsets = tm_setmatch_sets(m, 100, set_of);
+	nsets = tm__setmatch_sets(m, 100, set_of);
 	format_ints(set_of, 6, text, sizeof(text));
 	CHECK(nsets == 5, "threshold 100: only the largest weight makes a set");
 	CHECK_STR(text, "0 0 1 2 3 4", "... {0,1} and four singletons");
@@ -457,7 +459,7 @@ static void test_setmatch_sets(void)
 	 * seed 0 takes 2 and seed 1 takes 2 and 3: one set */
 	double chain[] = { 0, 2, 10, 1, 2, 10, 1, 3, 10, -1 };
 	m = pairs(4, chain);
-	nsets = tm_setmatch_sets(m, 10, set_of);
+	nsets = tm__setmatch_sets(m, 10, set_of);
 	CHECK(nsets == 1, "a chain 0-2-1-3: seeds 0 and 1 share 2, one set");
 	tm_matrix_free(m);
 }
@@ -563,7 +565,7 @@ static void test_spread(void)
 	char text[128];
 
 	tm_tree *t = topology("synthetic:pack:2 numa:2 core:2 pu:1");
-	CHECK(t && tm_numa_depth(t) == 2,
+	CHECK(t && tm__numa_depth(t) == 2,
 	      "pack:2 numa:2 core:2: the NUMA level is the one named +NUMA "
 	      "(depth 2, below the packages)");
 	/* 4 pairs, heaviest first: one per NUMA node, in order */
@@ -580,7 +582,7 @@ static void test_spread(void)
 
 	int a24[2] = { 2, 4 };
 	t = regular(2, a24);
-	CHECK(tm_numa_depth(t) == 1, "tree:2,4 has no NUMA level: the top-level "
+	CHECK(tm__numa_depth(t) == 1, "tree:2,4 has no NUMA level: the top-level "
 	      "subtrees stand for the NUMA nodes");
 	/* (0,1) -> N0, (2,3) -> N1; (0,4): 0 is placed, 4 joins it on N0
 	 * (1 core left); (5,6): N0 has one free core: skipped, N1 takes

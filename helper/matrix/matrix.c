@@ -1,0 +1,435 @@
+/*
+ * matrix.c - the symmetric sparse matrix (see tm_matrix.h): building it
+ * from directed entries, taking submatrices, and reading it; and the
+ * entry list in which the file readers collect those entries.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix/matrix_parse.h"
+
+/* calloc for `count` items that never returns NULL merely because count
+ * is 0, so that an empty matrix is not mistaken for a failure. */
+static void *alloc_items(size_t count, size_t size)
+{
+	return calloc(count ? count : 1, size);
+}
+
+void tm_matrix_free(tm_matrix *m)
+{
+	if (!m)
+		return;
+	free(m->row_start);
+	free(m->col);
+	free(m->weight);
+	free(m);
+}
+
+static tm_status check_entries(int n, size_t count, const int *i,
+			       const int *j, const double *w, tm_error *err)
+{
+	if (n < 0)
+		return tm_error_set(err, TM_ERR_USAGE,
+				    "tm_matrix_from_entries: order %d: "
+				    "expected n >= 0", n);
+	if (count && (!i || !j || !w))
+		return tm_error_set(err, TM_ERR_USAGE,
+				    "tm_matrix_from_entries: %zu entries "
+				    "but no arrays", count);
+	if (count > SIZE_MAX / 2)
+		return tm_error_nomem(err);
+	for (size_t k = 0; k < count; k++) {
+		if (i[k] < 0 || i[k] >= n || j[k] < 0 || j[k] >= n)
+			return tm_error_set(err, TM_ERR_USAGE,
+					    "tm_matrix_from_entries: entry %zu: "
+					    "ranks %d and %d: expected 0..%d",
+					    k, i[k], j[k], n - 1);
+		if (!tm__weight_is_valid(w[k]))
+			return tm_error_set(err, TM_ERR_USAGE,
+					    "tm_matrix_from_entries: entry %zu: "
+					    "weight %g: expected a finite "
+					    "number >= 0", k, w[k]);
+	}
+	return TM_OK;
+}
+
+static int is_kept(int i, int j, double w)
+{
+	return i != j && w > 0;
+}
+
+/*
+ * Every kept entry (i, j, w) is stored twice, as the halves (i, j) and
+ * (j, i).  Two counting sorts put the halves in CSR order in
+ * O(count + n): first into buckets by column, then, walking the columns
+ * in ascending order, into their rows, so that each row comes out sorted
+ * by column and repeated columns sit side by side.  Since the halves are
+ * symmetric, a row has as many of them as the column of the same index,
+ * and the column offsets are also the row offsets.
+ *
+ * The halves of one pair reach rows i and j in the same (file) order, so
+ * w_ij + w_ji is summed identically on both sides and the stored matrix
+ * is exactly symmetric.
+ */
+static tm_status sort_halves(tm_matrix *m, size_t count, const int *i,
+			     const int *j, const double *w, size_t halves)
+{
+	int n = m->n;
+	int64_t *next = alloc_items((size_t)n, sizeof(*next));
+	int *bucket_row = alloc_items(halves, sizeof(*bucket_row));
+	double *bucket_weight = alloc_items(halves, sizeof(*bucket_weight));
+	m->col = alloc_items(halves, sizeof(*m->col));
+	m->weight = alloc_items(halves, sizeof(*m->weight));
+	tm_status status = TM_ERR_NOMEM;
+
+	if (!next || !bucket_row || !bucket_weight || !m->col || !m->weight)
+		goto out;
+
+	for (size_t k = 0; k < count; k++)
+		if (is_kept(i[k], j[k], w[k])) {
+			m->row_start[i[k] + 1]++;
+			m->row_start[j[k] + 1]++;
+		}
+	for (int r = 0; r < n; r++)
+		m->row_start[r + 1] += m->row_start[r];
+
+	memcpy(next, m->row_start, (size_t)n * sizeof(*next));
+	for (size_t k = 0; k < count; k++) {
+		if (!is_kept(i[k], j[k], w[k]))
+			continue;
+		int64_t p = next[j[k]]++;
+		bucket_row[p] = i[k];
+		bucket_weight[p] = w[k];
+		p = next[i[k]]++;
+		bucket_row[p] = j[k];
+		bucket_weight[p] = w[k];
+	}
+
+	memcpy(next, m->row_start, (size_t)n * sizeof(*next));
+	for (int c = 0; c < n; c++)
+		for (int64_t p = m->row_start[c]; p < m->row_start[c + 1]; p++) {
+			int64_t q = next[bucket_row[p]]++;
+			m->col[q] = c;
+			m->weight[q] = bucket_weight[p];
+		}
+	status = TM_OK;
+out:
+	free(next);
+	free(bucket_row);
+	free(bucket_weight);
+	return status;
+}
+
+/* Add up the repeated columns of each row (they are adjacent after
+ * sort_halves) and close the gaps they leave. */
+static tm_status merge_repeats(tm_matrix *m, tm_error *err)
+{
+	int64_t kept = 0;
+
+	for (int r = 0; r < m->n; r++) {
+		int64_t start = m->row_start[r], end = m->row_start[r + 1];
+
+		m->row_start[r] = kept;
+		for (int64_t p = start; p < end; p++) {
+			if (kept > m->row_start[r] &&
+			    m->col[kept - 1] == m->col[p]) {
+				m->weight[kept - 1] += m->weight[p];
+				if (isinf(m->weight[kept - 1]))
+					return tm_error_set(
+						err, TM_ERR_VALUE,
+						"ranks %d and %d: weights add "
+						"up to infinity: expected a "
+						"finite sum", r, m->col[p]);
+				continue;
+			}
+			m->col[kept] = m->col[p];
+			m->weight[kept] = m->weight[p];
+			kept++;
+		}
+	}
+	m->row_start[m->n] = kept;
+
+	/* Give back what the repeats took; shrinking cannot lose data, so a
+	 * failed realloc merely keeps the larger block. */
+	if (kept > 0) {
+		int *col = realloc(m->col, (size_t)kept * sizeof(*col));
+		double *weight = realloc(m->weight,
+					 (size_t)kept * sizeof(*weight));
+		if (col)
+			m->col = col;
+		if (weight)
+			m->weight = weight;
+	}
+	return TM_OK;
+}
+
+tm_status tm_matrix_from_entries(int n, size_t count, const int *i,
+				 const int *j, const double *w,
+				 tm_matrix **out, tm_error *err)
+{
+	tm_matrix *m;
+	size_t halves = 0;
+	tm_status status;
+
+	*out = NULL;
+	status = check_entries(n, count, i, j, w, err);
+	if (status != TM_OK)
+		return status;
+	for (size_t k = 0; k < count; k++)
+		if (is_kept(i[k], j[k], w[k]))
+			halves += 2;
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return tm_error_nomem(err);
+	m->n = n;
+	m->row_start = alloc_items((size_t)n + 1, sizeof(*m->row_start));
+	if (!m->row_start) {
+		tm_matrix_free(m);
+		return tm_error_nomem(err);
+	}
+	status = sort_halves(m, count, i, j, w, halves);
+	if (status == TM_OK)
+		status = merge_repeats(m, err);
+	else
+		tm_error_nomem(err);
+	if (status != TM_OK) {
+		tm_matrix_free(m);
+		return status;
+	}
+	*out = m;
+	return TM_OK;
+}
+
+/*
+ * The pairs among the chosen ranks are taken once each (from the row of
+ * the one listed first) and rebuilt with tm_matrix_from_entries, which
+ * sorts the renumbered columns in linear time.  Also NULL when `ranks`
+ * holds a rank outside 0..n-1 or a rank twice: the caller's bug, which
+ * must not corrupt memory.
+ */
+typedef struct column {
+	int col;
+	double weight;
+} column;
+
+static int by_column(const void *a, const void *b)
+{
+	int x = ((const column *)a)->col, y = ((const column *)b)->col;
+
+	return (x > y) - (x < y);
+}
+
+/* Columns of one row were renumbered: put them back in ascending order,
+ * weights moved along (columns of a row are distinct, so any sort gives
+ * the same result).  Returns -1 when out of memory. */
+static int sort_row(int *col, double *weight, int64_t n)
+{
+	if (n > 32) {
+		column *c = alloc_items((size_t)n, sizeof(*c));
+		if (!c)
+			return -1;
+		for (int64_t i = 0; i < n; i++)
+			c[i] = (column){ col[i], weight[i] };
+		qsort(c, (size_t)n, sizeof(*c), by_column);
+		for (int64_t i = 0; i < n; i++) {
+			col[i] = c[i].col;
+			weight[i] = c[i].weight;
+		}
+		free(c);
+		return 0;
+	}
+	for (int64_t i = 1; i < n; i++) {
+		int c = col[i];
+		double w = weight[i];
+		int64_t j = i;
+
+		while (j > 0 && col[j - 1] > c) {
+			col[j] = col[j - 1];
+			weight[j] = weight[j - 1];
+			j--;
+		}
+		col[j] = c;
+		weight[j] = w;
+	}
+	return 0;
+}
+
+/* The rows are already valid (symmetric, merged, no diagonal): only keep
+ * the columns that are selected and renumber them, two passes, no sort of
+ * the whole.  The partitioners call this at every split. */
+tm_matrix *tm_matrix_subset(const tm_matrix *m, const int *ranks, int k)
+{
+	int *position = NULL;
+	tm_matrix *sub = NULL;
+
+	if (!m || k < 0 || (k > 0 && !ranks))
+		return NULL;
+	position = alloc_items((size_t)m->n, sizeof(*position));
+	sub = calloc(1, sizeof(*sub));
+	if (!position || !sub)
+		goto fail;
+	for (int r = 0; r < m->n; r++)
+		position[r] = -1;
+	for (int a = 0; a < k; a++) {
+		if (ranks[a] < 0 || ranks[a] >= m->n || position[ranks[a]] >= 0)
+			goto fail;
+		position[ranks[a]] = a;
+	}
+	sub->n = k;
+	sub->row_start = alloc_items((size_t)k + 1, sizeof(*sub->row_start));
+	if (!sub->row_start)
+		goto fail;
+	sub->row_start[0] = 0;
+	for (int a = 0; a < k; a++) {
+		int64_t kept = 0;
+		for (int64_t p = m->row_start[ranks[a]];
+		     p < m->row_start[ranks[a] + 1]; p++)
+			kept += position[m->col[p]] >= 0;
+		sub->row_start[a + 1] = sub->row_start[a] + kept;
+	}
+	sub->col = alloc_items((size_t)sub->row_start[k], sizeof(*sub->col));
+	sub->weight = alloc_items((size_t)sub->row_start[k], sizeof(*sub->weight));
+	if (!sub->col || !sub->weight)
+		goto fail;
+	for (int a = 0; a < k; a++) {
+		int64_t o = sub->row_start[a], first = o;
+		int ordered = 1;
+
+		for (int64_t p = m->row_start[ranks[a]];
+		     p < m->row_start[ranks[a] + 1]; p++) {
+			int c = position[m->col[p]];
+			if (c < 0)
+				continue;
+			ordered &= o == first || sub->col[o - 1] < c;
+			sub->col[o] = c;
+			sub->weight[o++] = m->weight[p];
+		}
+		if (!ordered && sort_row(sub->col + first, sub->weight + first,
+					 o - first) < 0)
+			goto fail;
+	}
+	free(position);
+	return sub;
+fail:
+	free(position);
+	tm_matrix_free(sub);
+	return NULL;
+}
+
+double tm_matrix_get(const tm_matrix *m, int i, int j)
+{
+	if (!m || i < 0 || i >= m->n || j < 0 || j >= m->n)
+		return 0;
+	int64_t low = m->row_start[i], high = m->row_start[i + 1];
+
+	while (low < high) {
+		int64_t mid = low + (high - low) / 2;
+
+		if (m->col[mid] < j)
+			low = mid + 1;
+		else
+			high = mid;
+	}
+	return low < m->row_start[i + 1] && m->col[low] == j ?
+		m->weight[low] : 0;
+}
+
+/* Each pair is counted from its upper half (j > i), in a fixed order,
+ * so that the total is the same on every run. */
+double tm_matrix_total(const tm_matrix *m)
+{
+	double total = 0;
+
+	if (!m)
+		return 0;
+	for (int r = 0; r < m->n; r++)
+		for (int64_t p = m->row_start[r]; p < m->row_start[r + 1]; p++)
+			if (m->col[p] > r)
+				total += m->weight[p];
+	return total;
+}
+
+int64_t tm_matrix_nnz(const tm_matrix *m)
+{
+	return m ? m->row_start[m->n] : 0;
+}
+
+int tm__entry_list_reserve(tm_entry_list *list, size_t capacity)
+{
+	int *i, *j;
+	double *w;
+
+	if (capacity <= list->capacity)
+		return 0;
+	if (capacity > SIZE_MAX / sizeof(double))
+		return -1;
+	/* Each array is stored back as soon as it is grown, so that a
+	 * failure leaves a list that tm__entry_list_free can still free. */
+	i = realloc(list->i, capacity * sizeof(*i));
+	if (!i)
+		return -1;
+	list->i = i;
+	j = realloc(list->j, capacity * sizeof(*j));
+	if (!j)
+		return -1;
+	list->j = j;
+	w = realloc(list->w, capacity * sizeof(*w));
+	if (!w)
+		return -1;
+	list->w = w;
+	list->capacity = capacity;
+	return 0;
+}
+
+int tm__entry_list_push(tm_entry_list *list, int i, int j, double w)
+{
+	if (list->count == list->capacity &&
+	    tm__entry_list_reserve(list, list->capacity ?
+				  2 * list->capacity : 64) != 0)
+		return -1;
+	list->i[list->count] = i;
+	list->j[list->count] = j;
+	list->w[list->count] = w;
+	list->count++;
+	return 0;
+}
+
+void tm__entry_list_free(tm_entry_list *list)
+{
+	free(list->i);
+	free(list->j);
+	free(list->w);
+	memset(list, 0, sizeof(*list));
+}
+
+tm_status tm__matrix_from_list(const char *name, int n,
+			      const tm_entry_list *list, tm_matrix **out,
+			      tm_error *err)
+{
+	tm_error inner;
+	tm_status status = tm_matrix_from_entries(n, list->count, list->i,
+						  list->j, list->w, out,
+						  &inner);
+
+	if (status == TM_ERR_NOMEM)
+		return tm_error_nomem(err);
+	if (status != TM_OK)
+		return tm_error_set(err, status, "%s: %s", name, inner.text);
+	/* Costs multiply the weights by the level costs and add them up: keep
+	 * room for that, so that no cost becomes infinite. */
+	double total = tm_matrix_total(*out);
+	if (!(total <= TM_MATRIX_MAX_TOTAL)) {
+		tm_matrix_free(*out);
+		*out = NULL;
+		return tm_error_set(err, TM_ERR_RANGE, "%s: the weights add up "
+				    "to %g: expected at most %g (scale them "
+				    "down, e.g. to kilobytes)", name, total,
+				    TM_MATRIX_MAX_TOTAL);
+	}
+	return TM_OK;
+}
