@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # demo.sh - the README's first command: the whole slurm-treematch loop on
 # this one machine, in well under a minute once the packages are installed.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # install-deps.sh - install the Debian 12 packages slurm-treematch needs to
 # build, test and run its demo, when they are missing.  Run as root; does
 # nothing (and needs no network) when everything is there.

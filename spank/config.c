@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * config.c - the site's defaults: the arguments after the plugin's path in
  * plugstack.conf, e.g.

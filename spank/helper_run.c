@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * helper_run.c - run treematch-helper from slurmstepd (root) as the job's
  * user: the only way user-controlled input (the matrix file) is read on a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* helper_run.h - run treematch-helper as the job's user (helper_run.c). */
 #ifndef TM_HELPER_RUN_H
 #define TM_HELPER_RUN_H

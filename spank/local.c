@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * local.c - srun, sbatch and salloc, running as the user: decide which
  * matrix a step uses, check it before anything launches, and tell the

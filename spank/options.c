@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * options.c - the options the plugin adds to srun, sbatch and salloc.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * placement.c - read treematch-helper's answer.  The helper ran as the
  * job's user, who could have tampered with it, so its output is checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* placement.h - the helper's answer, checked (placement.c). */
 #ifndef TM_SPANK_PLACEMENT_H
 #define TM_SPANK_PLACEMENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * plugin.c - treematch.so, the SPANK plugin: srun --comm-matrix=FILE binds
  * every task to the cores TreeMatch chose for it.  Entry points only; see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * remote.c - slurmstepd, user_init, once per node and step (root's real
  * uid, the job user's effective ids; before any task exists): find this

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * task.c - each task, in task_init: the task's own process, as the user,
  * just before exec.  Slurm's task/affinity sets its mask after

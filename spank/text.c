@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* text.c - messages that reach people (see tm_spank.h). */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tm_spank.h - the parts of the treematch SPANK plugin and what they share.
  *

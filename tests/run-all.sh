@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-all.sh - the README's test command: install what is missing, build,
 # run every test (unit, golden, invalid input, end-to-end on a real Slurm
 # cluster, MPI), check that a release tarball builds and passes, and end

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # summarize.sh [--no-skip] [BUILDDIR] - after make check: list every test
 # with its result, print the checks that failed, and end with "N passed,
 # N failed".  N counts checks (the "ok -" / "not ok -" lines of every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * alltoall - MPI_Alltoallv where every pair exchanges a different amount:
  * rank i sends (i + 1) * (j + 2) * SCALE ints to rank j, ROUNDS times.

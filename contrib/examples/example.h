@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * example.h - what the example MPI programs share: reading their sizes
  * from the command line, and reporting a wrong result.

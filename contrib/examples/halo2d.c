@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * halo2d - a 2D grid of PX x PY ranks, each owning N x N cells, exchanges
  * its edges with its 4 neighbours (non-periodic: ranks on the border have

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pairs - world ranks 2k and 2k+1 are partners: every round they exchange
  * BIG bytes through persistent requests (MPI_Send_init / MPI_Recv_init,

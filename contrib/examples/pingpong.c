@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pingpong - ranks 0 and 1 bounce a BYTES-byte message ROUNDTRIPS times;
  * rank 0 prints the mean one-way time per message.  It measures the

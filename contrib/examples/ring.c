@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ring - every rank sends BYTES bytes to rank + 1 (mod P), ROUNDS times,
  * with MPI_Sendrecv, and checks what it receives from rank - 1.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * coll.c - collective wrappers, blocking and non-blocking.  Each counts
  * through its model in coll_model.c, then calls the PMPI version; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * coll_model.c - what each collective sends, from whom to whom.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * comm.c - translating a communicator's ranks to MPI_COMM_WORLD ranks.
  *

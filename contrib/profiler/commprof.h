@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * commprof.h - internals of libcommprof, the PMPI profiler that writes a
  * job's communication matrix (see doc/profiler.md).

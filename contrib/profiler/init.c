@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * init.c - MPI_Init, MPI_Init_thread and MPI_Finalize: the profiler's
  * setup and its report.

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * io.c - MPI_File_set_view: the order in which ranks access a file, for
- * the I/O matrix (doc/profiler.md, "The I/O matrix"; SetMatch, seeds/002).
+ * the I/O matrix (doc/profiler.md, "The I/O matrix"; SetMatch: Venkatesan et al., EuroMPI 2013).
  *
  * A file view is set collectively by the ranks of the file's group; each
  * gives its displacement and its filetype.  The filetype is flattened

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * io_order.c - from the regions of a file view to the adjacency counts
  * of the I/O matrix (see io_order.h).  With the paper's sequence

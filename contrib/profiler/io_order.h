@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * io_order.h - the file-access order of a collective file view, and the
- * matrix it gives (SetMatch, seeds/002, section 3.1): every time two ranks
+ * matrix it gives (SetMatch: Venkatesan et al., EuroMPI 2013, section 3.1): every time two ranks
  * access neighbouring regions of the file, the pair counts one adjacency.
  * No MPI here, so that the unit test runs without it (io_order.c).
  */

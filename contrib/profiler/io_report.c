@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * io_report.c - at MPI_Finalize, the file views every rank set (io.c)
  * travel to world rank 0, which writes the I/O matrix: for each view set

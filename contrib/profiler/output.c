@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * output.c - writing the matrix file.  It is written under a temporary
  * name in the same directory and renamed when complete: rename() is

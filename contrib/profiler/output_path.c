@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * output_path.c - where the matrix goes: COMMPROF_OUTPUT with its
  * %-sequences expanded, or the default name (see doc/profiler.md).

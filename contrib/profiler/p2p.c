@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * p2p.c - point-to-point wrappers.  Every send is counted at the sender,
  * once per message, in all modes (standard, buffered, synchronous, ready),

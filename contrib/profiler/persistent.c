@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * persistent.c - persistent send requests, counted at each MPI_Start.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.c - at MPI_Finalize, every rank's row travels to world rank 0,
  * which writes the file.  Rank 0 takes the rows one at a time, in rank

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli_map.c - `treematch-helper map`: load a matrix and a topology, place
  * the ranks asked for, print the placement and its cost against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * main.c - treematch-helper: compute where the ranks of a job should run.
  *

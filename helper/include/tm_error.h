@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tm_error.h - status codes and error reports of the mapping library.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tm_list.h - lists of numbers as Slurm, taskset and hwloc write them:
  * "0-3,8,10-11".  Ranks, CPUs and cores all come this way.

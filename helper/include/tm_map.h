@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tm_map.h - placing ranks on the leaves of a tree.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tm_matrix.h - communication matrices: loading, validation, sparse storage.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tm_report.h - a placement as the helper prints it: JSON for programs (the
  * SPANK plugin parses it), a table for people.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tm_tree.h - the topology tree that ranks are mapped onto.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * matrix.c - the symmetric sparse matrix (see tm_matrix.h): building it
  * from directed entries, taking submatrices, and reading it; and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * matrix_json.c - the JSON matrix file, version 1 (doc/matrix-format.md):
  *   {"size": N, "entries": [[i, j, w], ...]}  or  {"size": N, "matrix": rows}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * matrix_json_fast.c - a direct reader for the matrix files programs write
  * (doc/matrix-format.md): {"size": N, "entries": [[i, j, w], ...]} or

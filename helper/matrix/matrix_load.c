@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * matrix_load.c - reading a matrix file and handing it to the reader of
  * its format (JSON or TreeMatch's .mat), told apart by its first byte.

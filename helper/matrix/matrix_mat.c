@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * matrix_mat.c - TreeMatch's plain .mat file: N lines of N numbers, row i
  * holding what rank i sends to each rank (doc/matrix-format.md).  Errors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * matrix_parse.h - what the matrix readers share (internal to the library).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * baselines.c - the placements a user gets without TreeMatch, to compare
  * against: packed (fill the leaves in order) and round-robin (deal the

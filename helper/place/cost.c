@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cost.c - tree cost and hop-bytes of a placement (see tm_cost.h), and
  * the ancestor table that prices one pair (cost_internal.h). */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mpipp.c - the MPIPP baseline (Chen et al., ICS 2006), as the TreeMatch
  * paper compares with it: start from a random placement and, for each

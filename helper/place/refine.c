@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * refine.c - polish a placement with exact tree costs.
  *

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * setmatch.c - the "setmatch" policy: SetMatch (Venkatesan, Anand, Gabriel
  * and Subhlok, "Optimized Process Placement for Collective I/O
- * Operations", EuroMPI 2013; ../shared/seeds/002), made for the matrix of
+ * Operations", EuroMPI 2013), made for the matrix of
  * file-access adjacencies that the profiler writes (COMMPROF_IO_OUTPUT) but
  * usable on any matrix.
  *

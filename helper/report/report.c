@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.c - JSON and text forms of a placement (see tm_report.h). */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * topology.c - topology trees from hwloc (see tm_topology.h and
  * doc/topology.md).  The only file of the library that includes hwloc.h.
@@ -17,6 +18,7 @@
 #include <hwloc.h>
 
 #include "tree/topology_internal.h"
+#include "util/grow.h"
 
 /* ------------------------------------------------------------------ */
 /* Opening the topology a spec names                                    */
@@ -232,15 +234,10 @@ static int walk_push(walk *w, hwloc_obj_t obj, int parent)
 {
 	if (w->n == w->cap) {
 		int cap = w->cap ? 2 * w->cap : 64;
-		hwloc_obj_t *o = realloc(w->obj, (size_t)cap * sizeof(*o));
-		int *p = o ? realloc(w->parent, (size_t)cap * sizeof(int))
-			   : NULL;
 
-		if (o)
-			w->obj = o;
-		if (!p)
+		if (tm__grow_array(&w->obj, sizeof(*w->obj), cap) < 0 ||
+		    tm__grow_array(&w->parent, sizeof(*w->parent), cap) < 0)
 			return -1;
-		w->parent = p;
 		w->cap = cap;
 	}
 	w->obj[w->n] = obj;

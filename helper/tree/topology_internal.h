@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* topology_internal.h - the kinds of topology tm_topology_load reads. */
 #ifndef TM_TOPOLOGY_INTERNAL_H
 #define TM_TOPOLOGY_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * topology_tree.c - abstract trees: "tree:2,8,4,2" is a machine whose root
  * has 2 children, each of them 8, and so on, root level first; leaf l binds

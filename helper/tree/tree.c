@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tree.c - building, querying, copying and freeing topology trees
  * (see tm_tree.h).  The transformations are in tree_transform.c.

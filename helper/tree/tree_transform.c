@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tree_transform.c - trees derived from trees (see tm_tree.h): pruning
  * pass-through levels, grouping leaves into --cpus-per-task slots, and
@@ -15,6 +16,7 @@
 
 #include "tm_list.h"
 #include "tm_tree.h"
+#include "util/grow.h"
 
 /* Replace a leaf record (tm_tree_build's default) with copies of lists. */
 static tm_status set_leaf(tm_leaf *leaf, const int *pus, int npus,
@@ -251,18 +253,12 @@ static int item_push(item_list *items, int kind, int id, int parent)
 {
 	if (items->n == items->cap) {
 		int cap = items->cap ? 2 * items->cap : 64;
-		unsigned char *k = realloc(items->kind, (size_t)cap);
-		int *i = k ? realloc(items->id, (size_t)cap * sizeof(int)) : NULL;
-		int *p = i ? realloc(items->parent,
-				     (size_t)cap * sizeof(int)) : NULL;
 
-		if (k)
-			items->kind = k;
-		if (i)
-			items->id = i;
-		if (!p)
+		if (tm__grow_array(&items->kind, sizeof(*items->kind), cap) < 0 ||
+		    tm__grow_array(&items->id, sizeof(*items->id), cap) < 0 ||
+		    tm__grow_array(&items->parent, sizeof(*items->parent),
+				   cap) < 0)
 			return -1;
-		items->parent = p;
 		items->cap = cap;
 	}
 	items->kind[items->n] = (unsigned char)kind;

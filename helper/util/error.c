@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* error.c - status descriptions and error reports (see tm_error.h). */
 #include <config.h>
 

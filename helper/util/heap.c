@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* heap.c - binary max-heap of (key, vertex); see heap.h. */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * heap.h - a max-heap of (key, vertex) with lazy updates: a vertex whose key
  * changes is pushed again, and callers skip popped entries that no longer

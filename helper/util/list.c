@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* list.c - number lists such as "0-3,8" (see tm_list.h). */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_cases.c - the cases of the mapping benchmark: 2D and 3D stencils
  * with and without diagonals, a NAS-CG-like pattern, random sparse graphs,

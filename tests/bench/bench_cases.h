@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_cases.h - the communication patterns and machines of the mapping
  * benchmark (bench_quality.c).  Every case is generated from fixed seeds,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_quality.c - how good and how fast treematch-helper's placements are
  * against what a user would pick instead, on the same inputs, in one run.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_valid.c - placements the benchmark may compare: one rank per core.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_valid.h - one rank per core: the check every placement of the
  * benchmark passes, and the repair of a mapping that fails it

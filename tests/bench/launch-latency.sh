@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # launch-latency.sh - what --comm-matrix adds to a step's launch: on its own
 # 2-node test cluster, `srun -N2 -n4 true` with and without --comm-matrix (a
 # small valid matrix), alternately, RUNS times each, both as jobs of their

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 01-cluster.sh - the test cluster itself: jobs reach both nodes, binding,
 # batch jobs, jobs of an ordinary user, a start that fails half-way, and a
 # `down` that leaves nothing behind.

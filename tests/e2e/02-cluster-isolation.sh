@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 02-cluster-isolation.sh - two test clusters at once do not see each other,
 # a cluster cannot start on ports another one holds, and `cluster.sh gc`
 # stops a cluster whose owner died without touching live ones.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 10-bind.sh - srun --comm-matrix binds every task where treematch-helper
 # placed it, different matrices give different bindings, --export=NONE
 # works, and a step without the option is exactly what Slurm alone gives.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 11-sbatch.sh - `#SBATCH --comm-matrix=m.json` (relative to where sbatch
 # ran) reaches the sruns of the script even after it changes directory; the
 # batch script itself is left as Slurm runs it; salloc --comm-matrix too.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 12-site-defaults.sh - the site's plugstack.conf keys: matrix_dir (bare
 # names found there), auto=yes (a recurring job's <matrix_dir>/<job
 # name>.json, used only when its size fits), and the report, asked with

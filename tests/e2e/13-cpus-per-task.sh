@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 13-cpus-per-task.sh - --cpus-per-task is honoured: with srun -N2 -n2 -c2
 # each task gets the two CPUs Slurm gave it, and it is bound to them.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 14-dry-run.sh - a placement computed on another topology
 # (srun --comm-matrix-topology=synthetic:... or plugstack topology=xml:...):
 # exported in SLURM_TREEMATCH_CPUS as the helper computes it there, status

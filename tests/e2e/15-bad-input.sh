@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 15-bad-input.sh - matrices that cannot be used (missing, malformed JSON,
 # wrong size, a negative value, larger than max_size, a directory):
 #   on_error=warn: the application runs with Slurm's binding, one warning

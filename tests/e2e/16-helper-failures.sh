@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 16-helper-failures.sh - a helper that hangs (killed at timeout=, with its
 # children), crashes, answers garbage, places ranks outside the CPUs it says it placed them among,
 # prints without end, or does not exist: the step falls back (on_error=warn)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 17-unprivileged.sh - jobs of an ordinary user: placement works; a matrix
 # the user cannot read is refused (by srun, and by the nodes when srun's
 # check is skipped) and its content appears nowhere; the helper runs with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 20-mpi-loop.sh - the whole loop with Open MPI under srun --mpi=pmix on 2
 # nodes: each example of contrib/examples runs under the profiler and writes
 # exactly the matrix its code implies (tests/profiler/expect); the same

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 21-demo.sh - the README's first command, contrib/demo.sh, on the build
 # tree: it finishes well under a minute, prints the matrix the example's
 # code implies, binds every rank where the plugin placed it, shows the cost

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 22-batch-scripts.sh - contrib/batch as an ordinary user would submit it:
 # record.sbatch writes the job's matrix (exactly what the program's code
 # implies) and reuse.sbatch's later run is placed with that very file, one

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/lib.sh - sourced (bash) by every end-to-end test: starts a private
 # Slurm cluster through tests/slurm/cluster.sh, stops it whatever happens, and
 # counts the checks.  A test looks like:

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/mpi.sh - sourced after lib.sh and plugin.sh by the MPI tests
 # (tests/e2e/2?-*.sh): Open MPI jobs on the test cluster, profiled with the
 # build tree's libcommprof, then placed by the plugin.

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/plugin.sh - sourced after lib.sh by the plugin's end-to-end tests
 # (tests/e2e/1?-*.sh): the built plugin on a test cluster, matrices, and what
 # each task got.

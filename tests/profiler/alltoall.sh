@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # alltoall.sh - the profiler on contrib/examples/alltoall: MPI_Alltoallv
 # with a different size for every pair of ranks.
 # The matrix must be exactly the pattern's, computed by expect; the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench-overhead.sh - what the profiler costs per message: a ping-pong of
 # small messages between two ranks (contrib/examples/pingpong), run with
 # and without libcommprof, alternately, in the same invocation, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * calls - makes every MPI call that libcommprof counts, with known
  * arguments, and checks the results, so that a test can compare the

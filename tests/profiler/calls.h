@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * calls.h - what the parts of the `calls` test program share.  calls.c
  * says what the program does and the exact arguments of every case.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # calls.sh - every MPI call the profiler counts, on MPI_COMM_WORLD, on a
 # communicator with reversed ranks and on an intercommunicator, in
 # blocking, non-blocking and in-place forms: the matrix of each group of

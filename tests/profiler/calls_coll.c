@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * calls_coll.c - the `calls` test program's rooted collectives, barrier,
  * allreduce and allgather(v), blocking or not, in place or not (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * calls_exchange.c - the `calls` test program's all-to-all,
  * reduce-scatter and scan cases, blocking or not, in place or not (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * calls_p2p.c - the point-to-point cases of the `calls` test program
  * (see calls.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * calls_util.c - the `calls` test program's data (what each rank sends),
  * its checks, and who plays which part in a rooted call.

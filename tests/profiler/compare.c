@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare - checks that a matrix file written by libcommprof is well
  * formed and equal, entry for entry, to the expected one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * expect - prints the communication matrix that libcommprof must write
  * for a run of one of the example programs (contrib/examples) or of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fileview - sets MPI-IO file views whose access order is known, writes
  * through them, for the profiler's I/O matrix (tests/profiler/fileview.sh).

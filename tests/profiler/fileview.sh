@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fileview.sh - the I/O matrix (COMMPROF_IO_OUTPUT): programs that set
 # MPI-IO file views in known orders (tests/profiler/fileview.c) give
 # exactly the adjacency counts of those orders, the paper's example

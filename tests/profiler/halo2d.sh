@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # halo2d.sh - the profiler on contrib/examples/halo2d: halo exchange on a
 # 2 x 3 grid of ranks (Isend / Irecv / Waitall on a Cartesian communicator,
 # MPI_PROC_NULL at the borders) plus one allreduce per iteration.

@@ -1,4 +1,5 @@
 # tests/profiler/lib.sh - what the profiler's tests share (sourced).
+# SPDX-License-Identifier: GPL-2.0-or-later
 #
 # A test calls profiler_setup first: it finds the build tree's programs,
 # makes a scratch directory (removed on exit), and skips the test (exit

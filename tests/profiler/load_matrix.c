@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * load_matrix - loads a matrix written by libcommprof with the project's
  * own reader (tm_matrix_load: what srun --comm-matrix and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # output.sh - where and how the profiler writes its file: COMMPROF_OUTPUT
 # and its %-sequences, the default names in and out of Slurm, plain
 # LD_PRELOAD without the wrapper, failures to write (one line on stderr,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # pairs.sh - the profiler on contrib/examples/pairs: partners exchanging
 # through persistent requests, all others through MPI_Issend, on a
 # communicator split with reversed keys (ranks must be translated).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ring.sh - the profiler on contrib/examples/ring: every rank sends
 # 100000 bytes to the next one, 7 times, with MPI_Sendrecv.
 # The matrix must be exactly the pattern's, computed by expect; the

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_io_order.c - the I/O matrix from a file-access order
  * (contrib/profiler/io_order.c), on the paper's own example (SetMatch,
- * seeds/002, section 3.1): the sequence
+ * Venkatesan et al., EuroMPI 2013, section 3.1): the sequence
  *   0 4 1 0 4 1 5 2 3 4 1 3 2 5 4 2 5 4 0 4 1
  * gives exactly the 6x6 matrix printed there.  No MPI needed.
  */

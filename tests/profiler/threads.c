@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * threads - under MPI_THREAD_MULTIPLE, THREADS threads of every rank send
  * at the same time: each sends MESSAGES messages of BYTES bytes to rank

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # threads.sh - the profiler under MPI_THREAD_MULTIPLE: 4 threads of every
 # rank send at once, through persistent requests and MPI_Sendrecv; every
 # message must be counted (a lost counter update would show as a pair

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cluster.sh - a throwaway but real Slurm cluster on this one machine: a
 # private munged, one slurmctld and NNODES slurmd "nodes" (n1..nN, all on
 # 127.0.0.1, one TCP port each).  Used by the end-to-end tests (through

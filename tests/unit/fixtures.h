@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fixtures.h - matrices the C unit tests share: the papers' worked
  * examples, a dense matrix builder, and planted hierarchies.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # policies-cli.sh - treematch-helper map with --algorithm setmatch,
 # hierarchical and spread, as a user runs it: the JSON (the policy's cost
 # first, then treematch, packed and round-robin), the policies' own options
@@ -33,7 +34,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/tm-policies.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 
-# The paper's Table I (seeds/003): the hierarchical order is 0 6 1 7 2 5 3 4.
+# Table I of Cruz Valdivia et al.'s hierarchical assignment report: the hierarchical order is 0 6 1 7 2 5 3 4.
 cat >table1.json <<'EOF'
 {"size": 8, "matrix": [
  [0, 100, 19, 12, 19, 11, 2511, 223],
@@ -67,7 +68,11 @@ cost() {
 	grep -o '"cost":{[^}]*}' "$2" | grep -o "\"$1\":[^,}]*" | cut -d: -f2
 }
 
-for policy in setmatch hierarchical spread; do
+# every policy of the table but the three each report compares against
+others=$("$helper" policies | cut -f1 | grep -vx 'treematch\|packed\|round-robin')
+check_eq "treematch-helper policies lists the papers' policies" \
+	"$(echo $others | grep -o 'setmatch hierarchical spread')" "setmatch hierarchical spread"
+for policy in $others; do
 	"$helper" map --matrix table1.json --topology tree:2,2,2 \
 		--algorithm "$policy" >"$policy.json" 2>"$policy.err"
 	check_eq "--algorithm $policy: exit 0, nothing on stderr" \
@@ -184,7 +189,9 @@ check_eq "setmatch --threshold: 5% and 50% give different sets, so different pla
 	"$([ "$(placement t5.json)" != "$(placement t50.json)" ] && echo differ)" differ
 
 help=$("$helper" map --help)
-for word in setmatch hierarchical spread --threshold --set-cap --previous; do
+# every policy and every option a policy takes, from the table
+for word in $("$helper" policies | cut -f1) \
+	$("$helper" policies | cut -f2 | grep -vx -- -); do
 	case $help in
 	*"$word"*) ok "map --help mentions $word" ;;
 	*) nok "map --help mentions $word" ;;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_cli.c - treematch-helper as users and the SPANK plugin run it: the
  * JSON it prints, the options that shape a placement, its exit statuses.

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_json_fast.c - the direct JSON reader (helper/matrix_json_fast.c)
+ * test_json_fast.c - the direct JSON reader (helper/matrix/matrix_json_fast.c)
  * must give exactly the matrix the jansson reader gives for every file it
  * reads, and decline (leave to jansson) every file that is invalid or not
  * of its plain shape; the invalid-input suite then checks the messages.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_matrix.c - the matrix reader and the sparse matrix it builds:
  * both JSON forms and .mat give the same matrix, weights are symmetrised

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_optimal.c - the optimality certificate (helper/optimal.c) that ends
+ * test_optimal.c - the optimality certificate (helper/place/treematch/optimal.c) that ends
  * the "treematch" search early: every placement it certifies must cost
  * exactly the least any placement costs, found here by trying them all on
  * machines small enough for that, regular and not, full and not.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_partition.c - the top-down path's k-way splits (kpartition.c) and
  * their V-cycle refinement (vcycle.c): every part gets exactly its size,

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_policies.c - the seeds' other placement policies (doc/policies.md):
+ * test_policies.c - the other placement policies of the papers behind the project (doc/policies.md):
  * setmatch, hierarchical (with the Hungarian method) and spread, and the
  * --previous reader, on inputs whose answer the papers or the rules give.
  */
@@ -105,7 +106,7 @@ static double lcg(void)
 	return (double)(lcg_state >> 11) / 9007199254740992.0;
 }
 
-/* The paper's Table I (seeds/003). */
+/* Table I of Cruz Valdivia, Tamo Turpo and Espinel Quispe's report. */
 
 static void format_ints(const int *v, int n, char *buf, size_t size)
 {

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_topology.c - trees from hwloc topologies (helper/tm_topology.h):
+ * test_topology.c - trees from hwloc topologies (helper/include/tm_topology.h):
  * synthetic descriptions, the XML fixtures of tests/data, restrictions,
  * the machine we run on, and every error text.
  *
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "tree_check.h"
 #include "tm_topology.h"
 
 static tm_tree *load(const char *spec, const char *cpus, tm_leaf_kind kind)
@@ -28,16 +30,6 @@ static const char *fixture(const char *name, char *buf, size_t size)
 
 	snprintf(buf, size, "xml:%s/tests/data/%s", top ? top : ".", name);
 	return buf;
-}
-
-static int has_arities(const tm_tree *t, int d, const int *want, int n)
-{
-	if (t->level_start[d + 1] - t->level_start[d] != n)
-		return 0;
-	for (int i = 0; i < n; i++)
-		if (t->arity[t->level_start[d] + i] != want[i])
-			return 0;
-	return 1;
 }
 
 static int same_list(const int *got, int ngot, const int *want, int nwant)

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_tree.c - shapes, queries and transformations of topology trees
- * (helper/tm_tree.h), on abstract trees where leaf l stands for core l.
+ * (helper/include/tm_tree.h), on abstract trees where leaf l stands for core l.
  */
 #include <config.h>
 
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "tree_check.h"
 #include "tm_tree.h"
 
 /* The running example: 2 packages of 3 L2 caches of 2 cores (12 cores);
@@ -53,17 +55,6 @@ static const char *broken(const tm_tree *t)
 			if (t->leaf[l].pus[i] <= t->leaf[l].pus[i - 1])
 				return "leaf PUs not ascending";
 	return NULL;
-}
-
-/* Whether level d has exactly the n arities in want[]. */
-static int has_arities(const tm_tree *t, int d, const int *want, int n)
-{
-	if (t->level_start[d + 1] - t->level_start[d] != n)
-		return 0;
-	for (int i = 0; i < n; i++)
-		if (t->arity[t->level_start[d] + i] != want[i])
-			return 0;
-	return 1;
 }
 
 static int leaf_is(const tm_leaf *leaf, const int *cores, int n)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_treematch.c - TreeMatch and the baselines on trees and matrices
  * whose best placement is known.

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hierarchical.c - the "hierarchical" policy: hierarchical assignment with
  * the Hungarian method (Cruz Valdivia, Tamo Turpo and Espinel Quispe,
  * "Process Assignment in Multi-core Clusters Using Job Assignment
- * Algorithm"; ../shared/seeds/003).
+ * Algorithm", technical report, Universidad Nacional de San Agustín).
  *
  * From the leaves up, the ranks are grouped as the tree groups cores: on a
  * binary level, into pairs that exchange the most (a maximum-weight

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hungarian.c - the assignment problem: give each row of an n x n cost
  * matrix its own column so that the total cost is as small as possible
@@ -32,14 +33,11 @@ tm_status tm__hungarian(int n, const double *cost, int *col_of, tm_error *err)
 	int *prev = calloc(size, sizeof(int));
 	char *seen = malloc(size);
 
+	tm_status status = TM_OK;
+
 	if (!row_pot || !col_pot || !slack || !row_at || !prev || !seen) {
-		free(row_pot);
-		free(col_pot);
-		free(slack);
-		free(row_at);
-		free(prev);
-		free(seen);
-		return tm_error_nomem(err);
+		status = tm_error_nomem(err);
+		goto out;
 	}
 	for (int i = 1; i <= n; i++) {
 		int col = 0;
@@ -94,7 +92,6 @@ tm_status tm__hungarian(int n, const double *cost, int *col_of, tm_error *err)
 			col = before;
 		}
 	}
-	tm_status status = TM_OK;
 	for (int j = 1; j <= n && status == TM_OK; j++) {
 		if (row_at[j] == 0)
 			status = tm_error_set(err, TM_ERR_VALUE, "assignment: "
@@ -102,6 +99,7 @@ tm_status tm__hungarian(int n, const double *cost, int *col_of, tm_error *err)
 		else
 			col_of[row_at[j] - 1] = j - 1;
 	}
+out:
 	free(row_pot);
 	free(col_pot);
 	free(slack);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * previous.c - reading a previous placement for spread (--previous FILE):
  * the JSON that `treematch-helper map` prints (tm_report.h), of which only

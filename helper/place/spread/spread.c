@@ -1,7 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * spread.c - the "spread" policy: OnDeLocMap+ (Agung, Amrizal, Egawa and
  * Takizawa, "Online MPI Process Mapping for Coordinating Locality and
- * Memory Congestion on NUMA Systems", 2020; ../shared/seeds/004, its
+ * Memory Congestion on NUMA Systems", Supercomputing Frontiers and
+ * Innovations 7(1), 2020, its
  * Algorithm 1) in static form: one matrix, one placement.
  *
  * The pairs of ranks are taken from the heaviest to the lightest.  The two

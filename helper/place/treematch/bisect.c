@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bisect.c - split a graph into two parts of exact sizes with a light cut,
  * by multilevel bisection:

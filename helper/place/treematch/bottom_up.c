@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * treematch.c - the TreeMatch algorithm as the paper gives it (Jeannot &
  * Mercier, Euro-Par 2010, Algorithm 1), bottom-up over the levels of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * coarsen.c - one coarsening step of the multilevel algorithms
  * (multilevel.h): heavy-edge matching, then the graph of the matched

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * group.c - GroupProcesses: the step of TreeMatch that decides which
  * (virtual) processes share a parent node at one level of the tree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kpartition.c - the top-down path: the root's ranks are split among its
  * children (the ranks that exchange most kept together), then each child's
@@ -65,6 +66,25 @@ static int choose_sizes(int r, const int *cap, int a, int spread, int *size)
 	return 0;
 }
 
+/* The vertices of g in part `label` (side[v] when side is given, else
+ * part_of[v]) as a graph of their own, for the recursion into that part:
+ * sub[] receives their indices in g and sub_ids[] their ids[].  NULL when
+ * out of memory. */
+static tm_matrix *subgraph(const tm_matrix *g, const int *ids,
+			   const char *side, const int *part_of, int label,
+			   int *sub, int *sub_ids)
+{
+	int k = 0;
+
+	for (int v = 0; v < g->n; v++) {
+		if ((side ? side[v] : part_of[v]) == label) {
+			sub[k] = v;
+			sub_ids[k++] = ids[v];
+		}
+	}
+	return tm_matrix_subset(g, sub, k);
+}
+
 /* Recursive bisection of the part list [lo, hi) over the vertices of g,
  * whose ids in the caller's numbering are ids[]. */
 static tm_status split_parts(const tm_matrix *g, const int *ids, int lo,
@@ -106,14 +126,7 @@ static tm_status split_parts(const tm_matrix *g, const int *ids, int lo,
 	}
 	st = tm__bisect(g, size_a, grid_trial, side, err);
 	for (int s = 0; s < 2 && st == TM_OK; s++) {
-		int k = 0;
-		for (int v = 0; v < g->n; v++) {
-			if (side[v] == s) {
-				sub[k] = v;
-				sub_ids[k++] = ids[v];
-			}
-		}
-		tm_matrix *half = tm_matrix_subset(g, sub, k);
+		tm_matrix *half = subgraph(g, ids, side, NULL, s, sub, sub_ids);
 		if (!half) {
 			st = tm_error_nomem(err);
 			break;
@@ -191,14 +204,8 @@ static tm_status place(const tm_tree *t, int v, const tm_matrix *g,
 	for (int c = 0; c < a && st == TM_OK; c++) {
 		if (size[c] == 0)
 			continue;
-		int k = 0;
-		for (int x = 0; x < g->n; x++) {
-			if (part_of[x] == c) {
-				sub[k] = x;
-				sub_ranks[k++] = ranks[x];
-			}
-		}
-		tm_matrix *child = tm_matrix_subset(g, sub, k);
+		tm_matrix *child = subgraph(g, ranks, NULL, part_of, c, sub,
+					    sub_ranks);
 		if (!child) {
 			st = tm_error_nomem(err);
 			break;

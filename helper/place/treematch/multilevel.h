@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * multilevel.h - the levels of a multilevel graph algorithm: the graph,
  * then coarser and coarser copies of it in which matched pairs of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * optimal.c - a certificate that a placement is optimal, so that the
  * search can stop there (tm_cost.h).

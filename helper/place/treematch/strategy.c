@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * strategy.c - the "treematch" placement: several ways to build a
  * placement, each polished by exact refinement, and the cheapest wins.

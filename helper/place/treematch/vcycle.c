@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vcycle.c - refine a k-way partition (tm__partition_refine).
  *
