@@ -124,6 +124,17 @@ static const char *set_key(site_config *cfg, const char *key, const char *v)
 		snprintf(cfg->algorithm, sizeof(cfg->algorithm), "%s", v);
 		return NULL;
 	}
+	if (!strcmp(key, "nodes"))
+		return yes_no(v, &cfg->nodes) ? "yes or no" : NULL;
+	if (!strcmp(key, "network_costs")) {
+		/* passed to treematch-helper job, which checks the values */
+		if (!*v || strlen(v) >= sizeof(cfg->network_costs) ||
+		    strspn(v, "0123456789.,eE+") != strlen(v))
+			return "costs such as 10 or 1000,100";
+		snprintf(cfg->network_costs, sizeof(cfg->network_costs), "%s",
+			 v);
+		return NULL;
+	}
 	if (!strcmp(key, "max_size"))
 		return parse_size(v, &cfg->max_size) ?
 		       "a size in bytes such as 64M" : NULL;
@@ -133,13 +144,14 @@ static const char *set_key(site_config *cfg, const char *key, const char *v)
 void config_parse(site_config *cfg, int ac, char **av)
 {
 	static const char keys[] = "helper, on_error, timeout, bind, report, "
-				   "matrix_dir, auto, topology, algorithm or "
-				   "max_size";
+				   "matrix_dir, auto, topology, algorithm, "
+				   "nodes, network_costs or max_size";
 
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(cfg->helper, sizeof(cfg->helper), "%s", TM_HELPER_PATH);
 	cfg->timeout = DEFAULT_TIMEOUT;
 	cfg->max_size = DEFAULT_MAX_SIZE;
+	cfg->nodes = 1;
 	for (int i = 0; i < ac; i++) {
 		char key[64];
 		const char *eq = strchr(av[i], '=');

@@ -103,7 +103,8 @@ static void child(const helper_job *job, int out_fd, int err_fd,
 	for (int s = 1; s < NSIG; s++)
 		sigaction(s, &dfl, NULL);
 
-	devnull = open("/dev/null", O_RDONLY);
+	devnull = job->stdin_fd >= 0 ? job->stdin_fd :
+		  open("/dev/null", O_RDONLY);
 	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_fd, 1) < 0 ||
 	    dup2(err_fd, 2) < 0 || dup2(status_fd, 3) < 0)
 		child_fail(status_fd, STAGE_SETUP);
@@ -115,14 +116,16 @@ static void child(const helper_job *job, int out_fd, int err_fd,
 	/* slurmstepd calls user_init with the job user's effective uid, gid
 	 * and groups, root staying its real and saved uid: setting groups and
 	 * gids needs the effective root back first (a no-op when it is). */
-	if (geteuid() != 0 && seteuid(0) < 0)
-		child_fail(status_fd, STAGE_GROUPS);
-	if (setgroups((size_t)job->ngids, job->gids) < 0)
-		child_fail(status_fd, STAGE_GROUPS);
-	if (setresgid(job->gid, job->gid, job->gid) < 0)
-		child_fail(status_fd, STAGE_GID);
-	if (setresuid(job->uid, job->uid, job->uid) < 0)
-		child_fail(status_fd, STAGE_UID);
+	if (!job->as_caller) {
+		if (geteuid() != 0 && seteuid(0) < 0)
+			child_fail(status_fd, STAGE_GROUPS);
+		if (setgroups((size_t)job->ngids, job->gids) < 0)
+			child_fail(status_fd, STAGE_GROUPS);
+		if (setresgid(job->gid, job->gid, job->gid) < 0)
+			child_fail(status_fd, STAGE_GID);
+		if (setresuid(job->uid, job->uid, job->uid) < 0)
+			child_fail(status_fd, STAGE_UID);
+	}
 	if (job->uid != 0 && (setuid(0) == 0 || seteuid(0) == 0))
 		child_fail(status_fd, STAGE_STILL_ROOT);
 

@@ -16,6 +16,8 @@ typedef struct helper_job {
 	int timeout;           /* seconds of wall time */
 	size_t max_out;        /* bytes of stdout kept; more kills it */
 	size_t max_err;
+	int as_caller;         /* srun: already the user, keep its ids */
+	int stdin_fd;          /* the helper's stdin; -1: /dev/null */
 } helper_job;
 
 typedef struct helper_result {

@@ -55,8 +55,10 @@ static int join(char *out, size_t size, const char *dir, const char *name)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-/* Fill chosen.path from the option's value, or chosen.problem. */
-static void resolve(const site_config *cfg, const char *arg)
+/* Fill path from the option's value, or problem (tm_spank.h). */
+void local_resolve_matrix(const site_config *cfg, const char *arg,
+			  char *path, size_t psize, char *problem,
+			  size_t plen)
 {
 	char cwd[PATH_TEXT_MAX];
 	const char *from_sbatch = getenv(ENV_MATRIX_ARG);
@@ -64,36 +66,36 @@ static void resolve(const site_config *cfg, const char *arg)
 
 	if (from_sbatch && sbatch_path && !strcmp(from_sbatch, arg) &&
 	    sbatch_path[0] == '/') {
-		snprintf(chosen.path, sizeof(chosen.path), "%s", sbatch_path);
+		snprintf(path, psize, "%s", sbatch_path);
 		return;
 	}
 	if (arg[0] == '/') {
-		if (strlen(arg) >= sizeof(chosen.path))
-			snprintf(chosen.problem, sizeof(chosen.problem),
+		if (strlen(arg) >= psize)
+			snprintf(problem, plen,
 				 "--comm-matrix: path too long");
 		else
-			strcpy(chosen.path, arg);
+			strcpy(path, arg);
 		return;
 	}
 	if (!getcwd(cwd, sizeof(cwd))) {
-		snprintf(chosen.problem, sizeof(chosen.problem),
+		snprintf(problem, plen,
 			 "%.512s: cannot tell the current directory: %s", arg,
 			 strerror(errno));
 		return;
 	}
-	if (join(chosen.path, sizeof(chosen.path), cwd, arg) < 0) {
-		snprintf(chosen.problem, sizeof(chosen.problem),
+	if (join(path, psize, cwd, arg) < 0) {
+		snprintf(problem, plen,
 			 "--comm-matrix: path too long");
 		return;
 	}
-	if (strchr(arg, '/') || exists(chosen.path) || !cfg->matrix_dir[0])
+	if (strchr(arg, '/') || exists(path) || !cfg->matrix_dir[0])
 		return;
 	char site[PATH_TEXT_MAX];
 	if (join(site, sizeof(site), cfg->matrix_dir, arg) == 0 && exists(site)) {
-		strcpy(chosen.path, site);
+		snprintf(path, psize, "%s", site);
 		return;
 	}
-	snprintf(chosen.problem, sizeof(chosen.problem),
+	snprintf(problem, plen,
 		 "%.256s: no such file in %.256s nor in the site's matrix_dir %.256s",
 		 arg, cwd, cfg->matrix_dir);
 }
@@ -177,7 +179,9 @@ int local_check_options(const site_config *cfg)
 		snprintf(chosen.problem, sizeof(chosen.problem),
 			 "the plugin is disabled: %.900s", cfg->error);
 	} else {
-		resolve(cfg, user_opt.matrix);
+		local_resolve_matrix(cfg, user_opt.matrix, chosen.path,
+				     sizeof(chosen.path), chosen.problem,
+				     sizeof(chosen.problem));
 		if (!chosen.problem[0])
 			check_file(cfg, chosen.path, &chosen.size,
 				   chosen.problem, sizeof(chosen.problem));
@@ -259,8 +263,15 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 	}
 	if (!use) {
 		unset_all_variables();
+		forget(ENV_JOBWIDE);
 		return 0;
 	}
+	/* the nodes take srun's arbitrary distribution out of the tasks'
+	 * environment, where it would confuse a nested srun */
+	if (jobwide_placed())
+		setenv(ENV_JOBWIDE, "yes", 1);
+	else
+		forget(ENV_JOBWIDE);
 	setenv(ENV_MATRIX, chosen.path, 1);
 	forget(ENV_MATRIX_ARG);
 	if (user_opt.report)

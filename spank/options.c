@@ -27,11 +27,19 @@ static int set_string(char **dst, const char *v)
 	return 0;
 }
 
-enum { OPT_MATRIX, OPT_REPORT, OPT_TOPOLOGY, OPT_ALGORITHM };
+enum { OPT_MATRIX, OPT_REPORT, OPT_TOPOLOGY, OPT_ALGORITHM,
+       OPT_KEEP_LAYOUT };
+
+static const site_config *site;
 
 static int option_cb(int val, const char *optarg, int remote)
 {
-	(void)remote;
+	/* In slurmstepd the values come from the job's environment, which
+	 * the user controls: nothing is checked or logged here (Slurm would
+	 * log a refused value as it is, line breaks included); remote.c
+	 * reads the plugin's own variables as untrusted input. */
+	if (remote)
+		return 0;
 	/* the nodes read these back from the job's environment into buffers
 	 * of TEXT_MAX: a longer value would be lost there, not refused */
 	if (optarg && strlen(optarg) >= TEXT_MAX - 1) {
@@ -45,7 +53,15 @@ static int option_cb(int val, const char *optarg, int remote)
 			say(PLUGIN ": --comm-matrix: expected a file name");
 			return -1;
 		}
-		return set_string(&user_opt.matrix, optarg);
+		if (set_string(&user_opt.matrix, optarg) < 0)
+			return -1;
+		if (site)
+			jobwide_option(site, optarg);
+		return 0;
+	case OPT_KEEP_LAYOUT:
+		user_opt.keep_layout = 1;
+		jobwide_withdraw();
+		return 0;
 	case OPT_REPORT:
 		user_opt.report = 1;
 		return 0;
@@ -91,15 +107,20 @@ static struct spank_option options[] = {
 	  "export it, without binding [treematch]",
 	  1, OPT_TOPOLOGY, option_cb },
 	{ "comm-matrix-algorithm", "NAME",
-	  "How --comm-matrix places tasks: treematch (the default), setmatch "
-	  "(collective I/O), hierarchical, spread (NUMA memory congestion), "
-	  "packed, round-robin, mpipp or mpipp1 [treematch]",
+	  "How --comm-matrix places tasks: a policy that `treematch-helper "
+	  "policies` lists (treematch, the default, unless the site chose "
+	  "another) [treematch]",
 	  1, OPT_ALGORITHM, option_cb },
+	{ "comm-matrix-keep-layout", NULL,
+	  "Keep Slurm's choice of which node each task runs on; --comm-matrix "
+	  "then places tasks only within each node [treematch]",
+	  0, OPT_KEEP_LAYOUT, option_cb },
 	SPANK_OPTIONS_TABLE_END
 };
 
-int options_register(spank_t sp)
+int options_register(spank_t sp, const site_config *cfg)
 {
+	site = cfg;
 	for (struct spank_option *o = options; o->name; o++) {
 		spank_err_t rc = spank_option_register(sp, o);
 

@@ -26,7 +26,7 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	case S_CTX_LOCAL:
 	case S_CTX_ALLOCATOR:
 	case S_CTX_REMOTE:
-		options_register(sp);
+		options_register(sp, &cfg);
 		break;
 	case S_CTX_SLURMD:
 		/* once, when slurmd starts: where an admin looks first */
@@ -45,6 +45,8 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	(void)sp;
 	(void)ac;
 	(void)av;
+	if (spank_context() == S_CTX_LOCAL)
+		jobwide_post_opt(&cfg);
 	if (spank_context() == S_CTX_LOCAL || spank_context() == S_CTX_ALLOCATOR)
 		return local_check_options(&cfg);
 	return 0;
@@ -81,5 +83,6 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
 	free(user_opt.topology);
 	free(user_opt.algorithm);
 	user_opt.matrix = user_opt.topology = user_opt.algorithm = NULL;
+	user_opt.keep_layout = 0;
 	return 0;
 }

@@ -222,7 +222,8 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 	argv[a] = NULL;
 
 	helper_job job = { cfg->helper, argv, s->uid, s->gid, s->gids, s->ngids,
-			   cfg->timeout, 65536 + (size_t)s->nlocal * 512, 65536 };
+			   cfg->timeout, 65536 + (size_t)s->nlocal * 512, 65536,
+			   .as_caller = 0, .stdin_fd = -1 };
 	int rc = helper_run(&job, &res, why, wl);
 	free(ranks);
 	if (rc < 0) {
@@ -323,6 +324,13 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 	plan->fail = cfg->fail;
 	if (spank_get_item(sp, S_JOB_STEPID, &stepid) || !step_is_placed(stepid))
 		return 0;
+	/* srun placed the ranks on the nodes with an arbitrary distribution
+	 * of its own: a nested srun in a task must not inherit it */
+	if (job_env(sp, ENV_JOBWIDE, env, sizeof(env)) == 0 &&
+	    job_env(sp, "SLURM_DISTRIBUTION", why, sizeof(why)) == 0 &&
+	    strcmp(why, "arbitrary") == 0)
+		spank_unsetenv(sp, "SLURM_DISTRIBUTION");
+	why[0] = '\0';
 	/* srun already said why on the user's terminal: only the status. */
 	if (job_env(sp, ENV_ABORT, env, sizeof(env)) == 0) {
 		plan->active = plan->refuse = 1;

@@ -32,6 +32,7 @@
 #define ENV_REPORT      "SLURM_TREEMATCH_REPORT"      /* "yes" */
 #define ENV_TOPOLOGY    "SLURM_TREEMATCH_TOPOLOGY"    /* dry-run topology */
 #define ENV_ALGORITHM   "SLURM_TREEMATCH_ALGORITHM"   /* the user's policy */
+#define ENV_JOBWIDE     "SLURM_TREEMATCH_JOBWIDE"     /* "yes": placed by srun */
 /* What each task gets. */
 #define ENV_CPUS        "SLURM_TREEMATCH_CPUS"
 #define ENV_STATUS      "SLURM_TREEMATCH_STATUS"
@@ -51,6 +52,9 @@ typedef struct site_config {
 	long long max_size;             /* max_size=BYTES of a matrix file */
 	char algorithm[32];             /* algorithm=NAME, "" = the helper's
 					 * default (treematch) */
+	int nodes;                      /* nodes=yes: job-wide placement */
+	char network_costs[128];        /* network_costs=LIST, "" = the
+					 * helper's default */
 	char error[TEXT_MAX];           /* why the line is invalid, "" if ok */
 } site_config;
 
@@ -66,14 +70,29 @@ typedef struct user_options {
 	int report;      /* --comm-matrix-report */
 	char *topology;  /* --comm-matrix-topology=TOPO */
 	char *algorithm; /* --comm-matrix-algorithm=NAME, checked */
+	int keep_layout; /* --comm-matrix-keep-layout */
 } user_options;
 
 extern user_options user_opt;
-int options_register(spank_t sp);
+int options_register(spank_t sp, const site_config *cfg);
 
 /* ---- srun / sbatch / salloc (local.c) ----------------------------- */
 int local_check_options(const site_config *cfg);         /* init_post_opt */
 int local_prepare_step(spank_t sp, const site_config *cfg); /* local_user_init */
+/* --comm-matrix's value to an absolute path (local.c says how), or why
+ * not in problem. */
+void local_resolve_matrix(const site_config *cfg, const char *arg,
+			  char *path, size_t psize, char *problem,
+			  size_t plen);
+
+/* ---- srun: which node each rank runs on (jobwide.c) ---------------- */
+/* In the --comm-matrix option callback: export a hostfile or say why. */
+void jobwide_option(const site_config *cfg, const char *matrix_arg);
+/* Withdraw SLURM_HOSTFILE once srun has read it; the one-line report. */
+void jobwide_post_opt(const site_config *cfg);
+/* Clear another decision (--comm-matrix-keep-layout from #SBATCH). */
+void jobwide_withdraw(void);
+int jobwide_placed(void);
 
 /* ---- slurmstepd (remote.c) ---------------------------------------- */
 typedef struct node_plan {

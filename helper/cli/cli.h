@@ -14,6 +14,14 @@ enum {
 
 int cli_map(int argc, char **argv);
 int cli_policies(int argc, char **argv);
+int cli_job(int argc, char **argv);
 void cli_map_usage(FILE *out);
+void cli_job_usage(FILE *out);
+
+/* Shared option values (cli_parse.c). */
+/* "100,10,1": at most max numbers into costs; their count, or -1. */
+int cli_parse_costs(const char *s, double *costs, int max);
+/* A number of bytes >= 1; 0, or -1 when s is not one. */
+int cli_parse_bytes(const char *s, long long *out);
 
 #endif /* TM_CLI_H */

@@ -129,27 +129,6 @@ static int parse_percent(const char *s, double *out)
 	return 0;
 }
 
-static int parse_costs(const char *s, double *costs, int max)
-{
-	int n = 0;
-	const char *p = s;
-
-	while (*p && n < max) {
-		char *end;
-
-		errno = 0;
-		costs[n++] = strtod(p, &end);
-		if (errno || end == p)
-			return -1;
-		p = end;
-		if (*p == ',' && p[1])
-			p++;
-		else if (*p)
-			return -1;
-	}
-	return *p ? -1 : n;
-}
-
 static int parse_options(int argc, char **argv, map_options *o)
 {
 	enum { OPT_MATRIX = 256, OPT_TOPOLOGY, OPT_RESTRICT, OPT_SLURM_CORES,
@@ -237,15 +216,11 @@ static int parse_options(int argc, char **argv, map_options *o)
 			o->set_cap = (int)v;
 			break;
 		case OPT_PREVIOUS: o->previous = optarg; break;
-		case OPT_MAX_SIZE: {
-			char *end;
-			errno = 0;
-			o->max_size = strtoll(optarg, &end, 10);
-			if (errno || end == optarg || *end || o->max_size < 1)
+		case OPT_MAX_SIZE:
+			if (cli_parse_bytes(optarg, &o->max_size) < 0)
 				return usage_error("--max-size %s: expected a "
 						   "number of bytes", optarg);
 			break;
-		}
 		case OPT_FORMAT:
 			if (strcmp(optarg, "json") == 0)
 				o->text = 0;
@@ -364,7 +339,7 @@ static int build_tree(const map_options *o, int nranks, tm_tree **out,
 	}
 	if (o->level_costs) {
 		double costs[64];
-		int n = parse_costs(o->level_costs, costs, 64);
+		int n = cli_parse_costs(o->level_costs, costs, 64);
 
 		if (n != t->depth) {
 			int depth = t->depth;

@@ -271,3 +271,43 @@ void bench_case_free(bench_case *c)
 	free(c->planted);
 	memset(c, 0, sizeof(*c));
 }
+
+/* One case of a pattern on a regular tree, for benchmarks whose machines
+ * are not the ones above (bench_job.c: a job's switches, nodes and
+ * tasks).  Seeded from the pattern, n and the tree alone. */
+int bench_case_make(const char *pattern, int depth, const int *arity,
+		    bench_case *out)
+{
+	bench_case *one = NULL;
+	int count = 0, side[3], n = 1;
+
+	for (int d = 0; d < depth; d++)
+		n *= arity[d];
+	bench_case *c = new_case(&one, &count, pattern, n, depth, arity);
+	int fits = 1;
+	if (strcmp(pattern, "stencil2d") == 0 && (fits = grid_side(n, 2, side)))
+		stencil(c, side[0], side[1], 1, 0);
+	else if (strcmp(pattern, "stencil3d") == 0 &&
+		 (fits = grid_side(n, 3, side) && side[2] > 1))
+		stencil(c, side[0], side[1], side[2], 0);
+	else if (strcmp(pattern, "nas-cg") == 0) {
+		int cols = 1;
+		while (cols * cols < n)
+			cols <<= 1;
+		if ((fits = n % cols == 0 && (n & (n - 1)) == 0))
+			nas_cg(c, n / cols, cols);
+	} else if (strcmp(pattern, "random") == 0)
+		random_sparse(c, 4);
+	else if (strcmp(pattern, "hierarchical") == 0)
+		hierarchical(c);
+	else
+		fits = 0;
+	if (!fits) {
+		bench_case_free(c);
+		free(one);
+		return -1;
+	}
+	*out = *c;
+	free(one);
+	return 0;
+}

@@ -33,4 +33,11 @@ typedef struct bench_case {
 int bench_cases(const char *filter, bench_case **out);
 void bench_case_free(bench_case *c);
 
+/* One case of pattern ("stencil2d", "stencil3d", "nas-cg", "random",
+ * "hierarchical": planted groups on this tree) for the leaves of the
+ * regular tree of the given arities, root first; -1 when the pattern does
+ * not fit that many ranks. */
+int bench_case_make(const char *pattern, int depth, const int *arity,
+		    bench_case *out);
+
 #endif /* TM_BENCH_CASES_H */

@@ -18,6 +18,8 @@
 #                           DIR/etc/plugstack.conf)
 #   TASK_PLUGIN=task/affinity
 #   SLURM_CONF_EXTRA=LINES  appended to slurm.conf (later settings win)
+#   TOPOLOGY_CONF=LINES     a switch tree: written as topology.conf, with
+#                           TopologyPlugin=topology/tree
 #   BASE_PORT=N             slurmctld's port; node i listens on N+i (default:
 #                           the first free block above 20000, picked under a
 #                           lock so that parallel runs never share one)
@@ -318,6 +320,11 @@ NodeName=$nodes NodeHostname=$host NodeAddr=127.0.0.1 Port=$ports ${hw}State=UNK
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
 	[ -z "$CONF_EXTRA" ] || printf '%s\n' "$CONF_EXTRA" >>"$DIR/etc/slurm.conf"
+	if [ -n "${TOPOLOGY_CONF:-}" ]; then
+		# Slurm reads topology.conf beside slurm.conf
+		printf '%s\n' "$TOPOLOGY_CONF" >"$DIR/etc/topology.conf"
+		echo "TopologyPlugin=topology/tree" >>"$DIR/etc/slurm.conf"
+	fi
 }
 
 # The TaskProlog's "export NAME=VALUE" lines reach every task's environment.

@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * jobwide.c - srun only: choose which node each rank runs on, once for
+ * the step, across Slurm's switch tree (doc/job-wide.md).
+ *
+ * srun reads SLURM_HOSTFILE once its options are parsed and, when no node
+ * list was given, runs the step in the arbitrary distribution that file
+ * describes (srun 22.05, opt.c: _opt_verify).  The last moment to set it
+ * is the --comm-matrix option callback; init_post_opt comes too late.  So
+ * the callback reads srun's whole command line (srun_args.c), decides
+ * whether a job-wide layout can apply, runs `treematch-helper job` as the
+ * user with the allocation's nodes and the counts Slurm would give, and
+ * exports the answer as an in-memory hostfile.  init_post_opt withdraws
+ * the variable (srun has read the file; nested sruns must not) and says
+ * in one line what was done, or why not.  Each node then maps its own
+ * ranks exactly as before.
+ *
+ * Everything here runs in srun as the user: no privilege is involved,
+ * and any failure leaves Slurm's own layout.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <slurm/slurm.h>
+
+#include "helper_run.h"
+#include "srun_args.h"
+#include "tm_spank.h"
+
+enum {
+	MAX_NODES = 65536,
+	MAX_ARGV = 4096,
+	CMDLINE_MAX = 1 << 20,
+	NODES_TEXT_MAX = 1 << 20,
+	MAX_HELPER_OUT = 64 << 20,
+};
+
+static struct {
+	int hostfile_fd;          /* our SLURM_HOSTFILE, -1: none */
+	int placed;               /* the hostfile was exported */
+	int several_nodes;        /* the step would span several nodes */
+	char line[TEXT_MAX];      /* the job-wide report line */
+	char why[TEXT_MAX];       /* why not placed, "" when placed or quiet */
+} state = { .hostfile_fd = -1 };
+
+void jobwide_withdraw(void)
+{
+	if (state.hostfile_fd >= 0) {
+		close(state.hostfile_fd);
+		unsetenv("SLURM_HOSTFILE");
+	}
+	state.hostfile_fd = -1;
+	state.placed = 0;
+}
+
+static void not_placed(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+static void not_placed(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(state.why, sizeof(state.why), fmt, ap);
+	va_end(ap);
+}
+
+/* A positive count, or -1. */
+static long positive(const char *s)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno || *end || v < 1 || v > 1L << 30 ? -1 : v;
+}
+
+/* "2(x3),1" (SLURM_JOB_CPUS_PER_NODE) into count[0..n-1]; 0, or -1. */
+static int parse_counts(const char *s, int *count, int n)
+{
+	int k = 0;
+
+	while (s && *s) {
+		char *end;
+		long v = strtol(s, &end, 10), times = 1;
+
+		if (end == s || v < 0 || v > 1L << 20)
+			return -1;
+		s = end;
+		if (*s == '(') {
+			if (s[1] != 'x')
+				return -1;
+			times = strtol(s + 2, &end, 10);
+			if (end == s + 2 || *end != ')' || times < 1 ||
+			    times > n - k)
+				return -1;
+			s = end + 1;
+		}
+		for (long t = 0; t < times; t++) {
+			if (k == n)
+				return -1;
+			count[k++] = (int)v;
+		}
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return k == n ? 0 : -1;
+}
+
+/* The allocation's nodes, in Slurm's order, as "a,b,c"; their number. */
+static int job_nodes(const char *list, char *out, size_t size, int max)
+{
+	hostlist_t hl = slurm_hostlist_create(list);
+	char *h;
+	int n = 0;
+	size_t len = 0;
+
+	if (!hl)
+		return -1;
+	while (n < max && (h = slurm_hostlist_shift(hl))) {
+		int w = snprintf(out + len, size - len, "%s%s", n ? "," : "", h);
+
+		free(h);
+		if (w < 0 || (size_t)w >= size - len) {
+			n = -1;
+			break;
+		}
+		len += (size_t)w;
+		n++;
+	}
+	slurm_hostlist_destroy(hl);
+	return n;
+}
+
+/* The counts Slurm's block layout gives: every node at least one task,
+ * then the nodes filled in order up to what each can take.  -1 when the
+ * step does not fit. */
+static int task_counts(int ntasks, int nnodes, const int *cap, int *count)
+{
+	int left = ntasks;
+
+	if (ntasks < nnodes)
+		return -1;
+	for (int i = 0; i < nnodes; i++) {
+		if (cap[i] < 1)
+			return -1;
+		count[i] = 1;
+		left--;
+	}
+	for (int i = 0; i < nnodes && left > 0; i++) {
+		int more = cap[i] - 1 < left ? cap[i] - 1 : left;
+
+		count[i] += more;
+		left -= more;
+	}
+	return left == 0 ? 0 : -1;
+}
+
+/* Slurm's switch tree, as `scontrol show topology` prints it, in an
+ * in-memory file for the helper's stdin; -1 when there is none. */
+static int switch_tree_fd(void)
+{
+	topo_info_response_msg_t *topo = NULL;
+	int fd;
+	FILE *f;
+
+	if (slurm_load_topo(&topo) != 0 || !topo || topo->record_count == 0) {
+		if (topo)
+			slurm_free_topo_info_msg(topo);
+		return -1;
+	}
+	fd = memfd_create("treematch-switches", MFD_CLOEXEC);
+	f = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
+	if (f) {
+		slurm_print_topo_info_msg(f, topo, 1);
+		fclose(f);
+		lseek(fd, 0, SEEK_SET);
+	} else if (fd >= 0) {
+		close(fd);
+		fd = -1;
+	}
+	slurm_free_topo_info_msg(topo);
+	return fd;
+}
+
+/* Checks the helper's answer against what was asked (it runs as the
+ * user, who may have replaced it; but a wrong answer here would only
+ * make srun refuse the step) and writes the hostfile. */
+static int write_hostfile(json_t *root, int ntasks, int nnodes,
+			  const int *count)
+{
+	json_t *nodes = json_object_get(root, "nodes");
+	json_t *node_of = json_object_get(root, "node-of");
+	int *used = calloc((size_t)nnodes, sizeof(int));
+	FILE *f = NULL;
+	int fd = -1, rc = -1;
+
+	if (!used || !json_is_array(nodes) || !json_is_array(node_of) ||
+	    json_array_size(nodes) != (size_t)nnodes ||
+	    json_array_size(node_of) != (size_t)ntasks)
+		goto out;
+	fd = memfd_create("treematch-hostfile", 0);
+	if (fd < 0 || !(f = fdopen(dup(fd), "w")))
+		goto out;
+	for (int r = 0; r < ntasks; r++) {
+		json_t *v = json_array_get(node_of, (size_t)r);
+		long long j = json_is_integer(v) ? json_integer_value(v) : -1;
+		json_t *name = json_array_get(nodes, (size_t)(j < 0 ? 0 : j));
+
+		if (j < 0 || j >= nnodes || ++used[j] > count[j] ||
+		    !json_is_string(name))
+			goto out;
+		fprintf(f, "%s\n", json_string_value(name));
+	}
+	if (fflush(f) != 0)
+		goto out;
+	rc = 0;
+out:
+	if (f)
+		fclose(f);
+	free(used);
+	if (rc == 0) {
+		char path[64];
+
+		lseek(fd, 0, SEEK_SET);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		state.hostfile_fd = fd;
+		setenv("SLURM_HOSTFILE", path, 1);
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	return rc;
+}
+
+static void short_number(char *buf, size_t size, double v)
+{
+	snprintf(buf, size, v == 0 ? "0" : "%.3g", v);
+}
+
+static void report_line(json_t *root, int ntasks, int nnodes)
+{
+	json_t *tr = json_object_get(root, "traffic");
+	const char *names[] = { "treematch", "block", "cyclic" };
+	char cross[3][32], sw[3][32];
+	json_t *top;
+
+	for (int k = 0; k < 3; k++) {
+		json_t *t = json_object_get(tr, names[k]);
+		json_t *levels = json_object_get(t, "cross-switch");
+
+		short_number(cross[k], sizeof(cross[k]), json_number_value(
+				     json_object_get(t, "cross-node")));
+		/* leaf switches first: what leaves them goes between
+		 * switches, up the network */
+		top = json_array_get(levels, 0);
+		short_number(sw[k], sizeof(sw[k]), json_number_value(top));
+	}
+	int len = snprintf(state.line, sizeof(state.line),
+			   PLUGIN ": job-wide: %d ranks on %d nodes: bytes "
+			   "across nodes %s (Slurm's block %s, cyclic %s)",
+			   ntasks, nnodes, cross[0], cross[1], cross[2]);
+	if (json_array_size(json_object_get(json_object_get(tr, "treematch"),
+					    "cross-switch")) > 0 && len > 0 &&
+	    (size_t)len < sizeof(state.line))
+		snprintf(state.line + len, sizeof(state.line) - (size_t)len,
+			 "; between switches %s (block %s, cyclic %s)",
+			 sw[0], sw[1], sw[2]);
+	if (json_is_true(json_object_get(root, "kept-block")))
+		snprintf(state.line + strlen(state.line),
+			 sizeof(state.line) - strlen(state.line),
+			 "; Slurm's block kept: nothing sent less");
+}
+
+/* Run `treematch-helper job` and export its answer. */
+static void place(const site_config *cfg, const char *matrix,
+		  const char *nodes, int nnodes, int ntasks, const int *count)
+{
+	char *counts = malloc((size_t)nnodes * 12 + 1), why[TEXT_MAX] = "";
+	size_t len = 0, room = (size_t)nnodes * 12 + 1;
+	helper_result res = { 0 };
+	char *argv[24];
+	int a = 0, switches = switch_tree_fd();
+	char max_size[32];
+
+	if (!counts) {
+		not_placed("out of memory");
+		goto out;
+	}
+	for (int i = 0; i < nnodes; i++)
+		len += (size_t)snprintf(counts + len, room - len, "%s%d",
+					i ? "," : "", count[i]);
+	snprintf(max_size, sizeof(max_size), "%lld", cfg->max_size);
+	argv[a++] = (char *)cfg->helper;
+	argv[a++] = "job";
+	argv[a++] = "--matrix";
+	argv[a++] = (char *)matrix;
+	argv[a++] = "--nodes";
+	argv[a++] = (char *)nodes;
+	argv[a++] = "--tasks-per-node";
+	argv[a++] = counts;
+	argv[a++] = "--max-size";
+	argv[a++] = max_size;
+	if (switches >= 0) {
+		argv[a++] = "--switches";
+		argv[a++] = "/dev/stdin";
+	}
+	if (cfg->network_costs[0]) {
+		argv[a++] = "--network-costs";
+		argv[a++] = (char *)cfg->network_costs;
+	}
+	argv[a++] = "--format";
+	argv[a++] = "json";
+	argv[a] = NULL;
+
+	helper_job job = { cfg->helper, argv, getuid(), getgid(), NULL, 0,
+			   cfg->timeout, MAX_HELPER_OUT, 65536,
+			   .as_caller = 1, .stdin_fd = switches };
+	if (helper_run(&job, &res, why, sizeof(why)) < 0) {
+		not_placed("treematch-helper job could not run: %s", why);
+		goto out;
+	}
+	if (!res.exited || res.exit_code != 0) {
+		char clean[TEXT_MAX] = "";
+
+		if (res.err)
+			text_clean(clean, sizeof(clean), res.err,
+				   strcspn(res.err, "\n"));
+		not_placed("treematch-helper job failed%s%s",
+			   clean[0] ? ": " : "", clean);
+		goto out;
+	}
+	json_error_t jerr;
+	json_t *root = json_loadb(res.out ? res.out : "", res.out_len, 0, &jerr);
+	if (!root || write_hostfile(root, ntasks, nnodes, count) < 0) {
+		not_placed("treematch-helper job gave no usable assignment");
+	} else {
+		state.placed = 1;
+		report_line(root, ntasks, nnodes);
+	}
+	json_decref(root);
+out:
+	helper_result_free(&res);
+	free(counts);
+	if (switches >= 0)
+		close(switches);
+}
+
+void jobwide_option(const site_config *cfg, const char *matrix_arg)
+{
+	static char cmdline[CMDLINE_MAX];
+	char *argv[MAX_ARGV];
+	srun_args args;
+	char path[PATH_TEXT_MAX], problem[TEXT_MAX] = "";
+	const char *list = getenv("SLURM_JOB_NODELIST");
+
+	jobwide_withdraw(); /* the option may come twice: #SBATCH, then srun's */
+	state.why[0] = state.line[0] = '\0';
+	state.several_nodes = 0;
+	if (spank_context() != S_CTX_LOCAL || cfg->error[0] || !cfg->nodes)
+		return;
+	int argc = srun_args_read_self(cmdline, sizeof(cmdline), argv,
+				       MAX_ARGV);
+	if (argc < 0 || srun_args_scan(argc, argv, &args) < 0) {
+		not_placed("srun option %s is not known to the plugin",
+			   args.unknown[0] ? args.unknown : "(unreadable)");
+		return;
+	}
+	if (args.keep_layout || user_opt.keep_layout || args.dry_run)
+		return; /* asked for, or nothing is bound: quietly */
+	if (!getenv("SLURM_JOB_ID") || !list) {
+		not_placed("srun allocates its own nodes here (job-wide "
+			   "placement applies inside salloc or sbatch)");
+		return;
+	}
+	int nnodes_job = (int)positive(getenv("SLURM_JOB_NUM_NODES"));
+	state.several_nodes = nnodes_job > 1;
+	if (getenv("SLURM_HET_SIZE") || args.het_group || args.het_colon) {
+		not_placed("a heterogeneous job");
+		return;
+	}
+	const char *given = args.nodelist ? "-w" : args.nodefile ? "-F" :
+			    args.distribution ? "-m" : args.exclude ? "-x" :
+			    args.relative ? "-r" :
+			    getenv("SLURM_HOSTFILE") ? "SLURM_HOSTFILE" :
+			    getenv("SLURM_DISTRIBUTION") ? "SLURM_DISTRIBUTION" :
+			    NULL;
+	if (given) {
+		not_placed("%s given", given);
+		return;
+	}
+
+	static char nodes[NODES_TEXT_MAX];
+	int nnodes = job_nodes(list, nodes, sizeof(nodes), MAX_NODES);
+	int *cpus = nnodes > 0 ? calloc((size_t)nnodes, sizeof(int)) : NULL;
+	int *count = nnodes > 0 ? calloc((size_t)nnodes, sizeof(int)) : NULL;
+	if (!cpus || !count ||
+	    parse_counts(getenv("SLURM_JOB_CPUS_PER_NODE"), cpus, nnodes) < 0) {
+		not_placed("cannot read the allocation (SLURM_JOB_NODELIST, "
+			   "SLURM_JOB_CPUS_PER_NODE)");
+		goto out;
+	}
+	/* -N: Slurm takes the first nodes of the allocation */
+	long want_nodes = args.nodes ? positive(args.nodes) : nnodes;
+	if (want_nodes < 1 || want_nodes > nnodes) {
+		not_placed("-N %s: expected 1 to %d nodes", args.nodes, nnodes);
+		goto out;
+	}
+	if (want_nodes < nnodes) {
+		char *cut = nodes;
+		for (long i = 0; i < want_nodes; i++)
+			cut = strchr(cut, ',') + 1;
+		cut[-1] = '\0';
+		nnodes = (int)want_nodes;
+	}
+	state.several_nodes = nnodes > 1;
+	if (nnodes < 2)
+		goto out; /* one node: nothing to choose */
+	long cpt = args.cpus_per_task ? positive(args.cpus_per_task) :
+		   getenv("SRUN_CPUS_PER_TASK") ?
+		   positive(getenv("SRUN_CPUS_PER_TASK")) : 1;
+	const char *tpn_text = args.tasks_per_node ? args.tasks_per_node :
+			       getenv("SLURM_NTASKS_PER_NODE");
+	long tpn = tpn_text ? positive(tpn_text) : 0;
+	long ntasks = args.ntasks ? positive(args.ntasks) :
+		      !args.nodes && getenv("SLURM_NTASKS") ?
+		      positive(getenv("SLURM_NTASKS")) :
+		      tpn > 0 ? tpn * nnodes : nnodes;
+	if (cpt < 1 || ntasks < 1 || (tpn_text && tpn < 1)) {
+		not_placed("cannot read the task count, -c or "
+			   "--ntasks-per-node");
+		goto out;
+	}
+	for (int i = 0; i < nnodes; i++) {
+		cpus[i] = args.overcommit ? (int)ntasks : (int)(cpus[i] / cpt);
+		if (tpn > 0 && cpus[i] > tpn)
+			cpus[i] = (int)tpn;
+	}
+	if (task_counts((int)ntasks, nnodes, cpus, count) < 0) {
+		not_placed("%ld tasks do not fit the CPUs of %d nodes", ntasks,
+			   nnodes);
+		goto out;
+	}
+	local_resolve_matrix(cfg, matrix_arg, path, sizeof(path), problem,
+			     sizeof(problem));
+	if (problem[0])
+		goto out; /* init_post_opt says what is wrong with it */
+	place(cfg, path, nodes, nnodes, (int)ntasks, count);
+out:
+	free(cpus);
+	free(count);
+}
+
+void jobwide_post_opt(const site_config *cfg)
+{
+	/* srun has read the file: the variable must not reach the tasks,
+	 * where a nested srun would be placed by it */
+	if (state.hostfile_fd >= 0) {
+		close(state.hostfile_fd);
+		state.hostfile_fd = -1;
+		unsetenv("SLURM_HOSTFILE");
+	}
+	if (state.placed && (user_opt.report || cfg->report))
+		say("%s", state.line);
+	else if (!state.placed && state.why[0] && state.several_nodes)
+		say(PLUGIN ": ranks not placed across nodes (%s); Slurm's "
+		    "layout is used, placement within each node still "
+		    "applies", state.why);
+	else if (!state.placed && state.why[0])
+		slurm_verbose(PLUGIN ": job-wide placement: %s", state.why);
+}
+
+int jobwide_placed(void)
+{
+	return state.placed;
+}

@@ -1,0 +1,179 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 19-job-wide.sh - inside an allocation, srun --comm-matrix chooses which
+# node each rank runs on (doc/job-wide.md): heavy pairs share a node, groups
+# share a switch of topology.conf, the report's cross-node bytes are those
+# of the layout the tasks see, and every case where it cannot apply runs
+# with Slurm's layout and says why in one line.
+#
+# Cluster: 8 nodes of this machine's CPUs (2 here), two leaf switches
+# s1 = n[1-4] and s2 = n[5-8] under s0.
+set -u
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/plugin.sh
+. "$top_srcdir/tests/e2e/plugin.sh"
+export TOPOLOGY_CONF="SwitchName=s1 Nodes=n[1-4]
+SwitchName=s2 Nodes=n[5-8]
+SwitchName=s0 Switches=s[1-2]"
+tm_start 8
+cpus=$(scontrol show node n1 | grep -o 'CPUTot=[0-9]*' | cut -d= -f2)
+[ "$cpus" -ge 2 ] || e2e_skip "the nodes need 2 CPUs (CPUTot=$cpus)"
+
+check_match "scontrol show topology shows the two switches" \
+	"$(scontrol show topology 2>&1)" 'SwitchName=s1 .*Nodes=n\[1-4\]'
+
+# node_of TEXT: "rank node" lines from the probe's output
+node_of() { awk '{ print $1, $2 }' <<<"$1"; }
+# same_node TEXT A B: whether ranks A and B ran on one node
+node_for() { awk -v r="$2" '$1 == r { print $2 }' <<<"$1"; }
+switch_of() { case $1 in n[1-4]) echo s1 ;; *) echo s2 ;; esac; }
+# cross_bytes MATRIX_ENTRIES TEXT: bytes between ranks on different nodes,
+# from "I J W" lines and the observed layout
+cross_bytes() {
+	awk 'NR == FNR { node[$1] = $2; next }
+	     node[$1] != node[$2] { sum += $3 }
+	     END { printf "%d\n", sum }' <(node_of "$2") <(printf '%s\n' "$1")
+}
+
+# Rank i talks to rank i+N/2 (heavy) and to its neighbour (light): Slurm's
+# block layout puts every heavy pair across two nodes.
+pairs8="0 4 1000000
+1 5 1000000
+2 6 1000000
+3 7 1000000
+0 1 1
+2 3 1
+4 5 1
+6 7 1"
+# shellcheck disable=SC2086
+tm_matrix pairs8.json 8 $pairs8
+
+cat >pairs.sh <<EOF
+#!/bin/bash
+srun -Q --comm-matrix=pairs8.json --comm-matrix-report "$TM_PROBE" >placed.out 2>placed.err
+echo "placed: \$?"
+srun -Q -n8 --comm-matrix=pairs8.json --comm-matrix-keep-layout "$TM_PROBE" >kept.out 2>kept.err
+echo "kept: \$?"
+srun -Q -n8 "$TM_PROBE" >slurm.out 2>slurm.err
+echo "slurm: \$?"
+srun -Q -n8 --comm-matrix=pairs8.json -w n1,n2,n3,n4 "$TM_PROBE" >w.out 2>w.err
+echo "w: \$?"
+srun -Q -n8 --comm-matrix=pairs8.json bash -c \\
+	'echo "\$SLURM_PROCID \${SLURM_HOSTFILE:-none} \${SLURM_DISTRIBUTION:-none}"' >env.out 2>env.err
+echo "env: \$?"
+EOF
+chmod 755 pairs.sh
+tm_run salloc -Q -N4 -n8 ./pairs.sh
+check_eq "salloc -N4 -n8: every step exits 0" "$TM_OUT" \
+	"$(printf 'placed: 0\nkept: 0\nslurm: 0\nw: 0\nenv: 0')"
+
+placed=$(sort -n placed.out)
+check_eq "srun --comm-matrix: 8 tasks ran" "$(grep -c . <<<"$placed")" 8
+for i in 0 1 2 3; do
+	a=$(node_for "$placed" "$i") b=$(node_for "$placed" $((i + 4)))
+	check_eq "heavy pair $i-$((i + 4)) shares a node ($a, $b)" "$a" "$b"
+done
+check_eq "... two tasks on each of the 4 nodes" \
+	"$(awk '{ print $2 }' <<<"$placed" | sort | uniq -c | awk '{ print $1 }' | sort -u)" 2
+tm_check_placed "job-wide" 8 "$placed"
+
+slurm=$(sort -n slurm.out)
+check_eq "without the plugin Slurm's block layout splits every heavy pair" \
+	"$(for i in 0 1 2 3; do [ "$(node_for "$slurm" "$i")" != "$(node_for "$slurm" $((i + 4)))" ] && echo split; done | grep -c split)" 4
+check_eq "--comm-matrix-keep-layout keeps Slurm's layout" \
+	"$(node_of "$(sort -n kept.out)")" "$(node_of "$slurm")"
+check_eq "... and says nothing" "$(cat kept.err)" ""
+
+report=$(grep 'job-wide' placed.err)
+check_eq "--comm-matrix-report: one job-wide line for the job" \
+	"$(grep -c . <<<"$report")" 1
+check_match "... with the bytes across nodes against Slurm's block and cyclic" \
+	"$report" '^treematch: job-wide: 8 ranks on 4 nodes: bytes across nodes [0-9.e+]+ \(Slurm.s block [0-9.e+]+, cyclic [0-9.e+]+\)'
+got=$(sed -n 's/.*bytes across nodes \([0-9.e+]*\) .*/\1/p' <<<"$report")
+want=$(cross_bytes "$pairs8" "$placed")
+check_eq "... the cross-node bytes are what the tasks' layout sends across nodes ($want)" \
+	"$(awk -v g="$got" 'BEGIN { printf "%d\n", g + 0 }')" "$want"
+block=$(sed -n 's/.*bytes across nodes [^ ]* (Slurm.s block \([0-9.e+]*\),.*/\1/p' <<<"$report")
+check_eq "... Slurm's block figure is what block sends across ($(cross_bytes "$pairs8" "$slurm"))" \
+	"$(awk -v g="$block" 'BEGIN { printf "%d\n", g + 0 }')" "$(cross_bytes "$pairs8" "$slurm")"
+
+check_match "-w given: one line says why, the step runs with Slurm's layout" \
+	"$(cat w.err)" '^treematch: ranks not placed across nodes \(-w given\); Slurm.s layout is used'
+check_eq "... 8 tasks ran" "$(grep -c . w.out)" 8
+
+check_eq "SLURM_HOSTFILE and the arbitrary distribution do not reach the tasks" \
+	"$(awk '{ print $2, $3 }' env.out | sort -u)" "none none"
+
+# ---- groups under switches -----------------------------------------------------
+
+# 4 groups of 4 ranks, interleaved: group g is g, g+4, g+8, g+12.
+groups=""
+for g in 0 1 2 3; do
+	for a in 0 1 2 3; do
+		for b in 0 1 2 3; do
+			[ "$a" -lt "$b" ] && groups+="$((g + 4 * a)) $((g + 4 * b)) 1000
+"
+		done
+	done
+done
+# shellcheck disable=SC2086
+tm_matrix groups16.json 16 $groups
+tm_run salloc -Q -N8 -n16 srun -Q --comm-matrix=groups16.json --comm-matrix-report "$TM_PROBE"
+check_eq "salloc -N8 -n16, 4 groups: exit 0" "$TM_RC" 0
+for g in 0 1 2 3; do
+	sw=$(for a in 0 1 2 3; do switch_of "$(node_for "$TM_OUT" $((g + 4 * a)))"; done | sort -u | paste -sd' ' -)
+	check_eq "group $g lies under one switch ($sw)" "$(wc -w <<<"$sw")" 1
+done
+check_match "... the report counts the bytes between switches: none" \
+	"$TM_ERR" 'between switches 0 \(block [0-9.e+]+'
+check_eq "... and they are what the layout sends across switches" \
+	"$(awk 'NR == FNR { sw[$1] = ($2 ~ /^n[1-4]$/) ? 1 : 2; next }
+		sw[$1] != sw[$2] { s += $3 } END { printf "%d\n", s }' \
+		<(node_of "$TM_OUT") <(printf '%s' "$groups"))" 0
+
+# ---- task counts, -c, uneven steps ------------------------------------------------
+
+tm_matrix pairs4.json 4 0 2 1000 1 3 1000
+tm_run salloc -Q -N4 -n8 srun -Q -n4 --ntasks-per-node=1 --comm-matrix=pairs4.json "$TM_PROBE"
+check_eq "--ntasks-per-node=1 -n4: exit 0, one task a node" \
+	"$TM_RC:$(awk '{ print $2 }' <<<"$TM_OUT" | sort -u | wc -l)" "0:4"
+check_eq "... heavy pairs under one switch" \
+	"$(switch_of "$(node_for "$TM_OUT" 0)") $(switch_of "$(node_for "$TM_OUT" 1)")" \
+	"$(switch_of "$(node_for "$TM_OUT" 2)") $(switch_of "$(node_for "$TM_OUT" 3)")"
+
+tm_run salloc -Q -N4 -n8 srun -Q -n4 -c2 --comm-matrix=pairs4.json "$TM_PROBE"
+check_eq "-n4 -c2: exit 0, one task a node (two CPUs each)" \
+	"$TM_RC:$(awk '{ print $2 }' <<<"$TM_OUT" | sort -u | wc -l)" "0:4"
+
+tm_matrix pairs6.json 6 0 3 1000 1 4 1000 2 5 1000
+tm_run salloc -Q -N4 -n8 srun -Q -n6 --comm-matrix=pairs6.json "$TM_PROBE"
+check_eq "-n6 on 4 nodes: exit 0, 6 tasks" "$TM_RC:$(grep -c . <<<"$TM_OUT")" "0:6"
+check_eq "... no node has more tasks than CPUs" \
+	"$(awk '{ print $2 }' <<<"$TM_OUT" | sort | uniq -c | awk -v c="$cpus" '$1 > c' | wc -l)" 0
+# Slurm's counts on 4 nodes of 2 CPUs are 2, 2, 1, 1: two pairs can share
+check_eq "... the two nodes with two tasks each hold a heavy pair" \
+	"$(for i in 0 1 2; do [ "$(node_for "$TM_OUT" "$i")" = "$(node_for "$TM_OUT" $((i + 3)))" ] && echo same; done | grep -c same)" 2
+
+# ---- sbatch with several steps; srun allocating itself -----------------------------
+
+cat >job.sh <<EOF
+#!/bin/bash
+#SBATCH -N4 -n8
+#SBATCH --comm-matrix=pairs8.json
+srun -Q "$TM_PROBE" >"$E2E_WORK/step1.out" 2>"$E2E_WORK/step1.err"
+srun -Q "$TM_PROBE" >"$E2E_WORK/step2.out" 2>"$E2E_WORK/step2.err"
+EOF
+check "sbatch with #SBATCH --comm-matrix and two steps completes" sbatch_wait job.sh
+for step in step1 step2; do
+	out=$(sort -n "$step.out")
+	check_eq "$step: heavy pairs share a node" \
+		"$(for i in 0 1 2 3; do [ "$(node_for "$out" "$i")" = "$(node_for "$out" $((i + 4)))" ] && echo same; done | grep -c same)" 4
+done
+
+tm_run srun -Q -N4 -n8 --comm-matrix=pairs8.json "$TM_PROBE"
+check_eq "srun allocating its own 4 nodes: exit 0, nothing said (Slurm's layout, documented)" \
+	"$TM_RC:$TM_ERR" "0:"
+check_eq "... Slurm's block layout" "$(node_of "$TM_OUT")" "$(node_of "$slurm")"
+
+e2e_finish
