@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job/job_internal.h"
 #include "tm_job.h"
 
 void tm_job_block(const tm_job *job, int *leaf_of)
@@ -75,7 +76,8 @@ tm_status tm_job_place(const tm_job *job, tm_algorithm a,
 	if (placed.cross_node > slurm.cross_node) {
 		memcpy(leaf_of, block, sizeof(int) * (size_t)m->n);
 		*kept_block = 1;
+		st = tm__job_block_on_switches(job, a, opt, m, leaf_of, err);
 	}
 	free(block);
-	return TM_OK;
+	return st;
 }

@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "check.h"
+#include "job/job_internal.h"
+#include "tm_cost.h"
 #include "tm_job.h"
 
 /* The names of a host list joined by spaces, or "error: TEXT". */
@@ -537,6 +539,50 @@ static void test_groups(void)
 	tm_matrix_free(m);
 }
 
+static void test_block_on_switches(void)
+{
+	/* block's groups are the pairs (2g, 2g+1); group g talks to group
+	 * g + 4, which block puts under the other switch */
+	int i[16], j[16], n = 0;
+	double w[16];
+	for (int g = 0; g < 8; g++) {
+		i[n] = 2 * g, j[n] = 2 * g + 1, w[n++] = 1000;
+	}
+	for (int g = 0; g < 4; g++) {
+		i[n] = 2 * g, j[n] = 2 * (g + 4), w[n++] = 10;
+	}
+	tm_matrix *m = matrix_of(16, n, i, j, w);
+	tm_error err = { 0 };
+	tm_job *job = job_of(scontrol, "n[1-8]", "2(x8)", NULL, 0, &err);
+	int leaf_of[16];
+
+	if (!job || !m) {
+		CHECK(0, "a job for block on switches (%s)", err.text);
+		tm_job_free(job);
+		tm_matrix_free(m);
+		return;
+	}
+	tm_job_block(job, leaf_of);
+	tm_job_traffic before, after;
+	tm_job_traffic_of(job, m, leaf_of, &before);
+	CHECK(tm__job_block_on_switches(job, TM_ALGO_TREEMATCH, NULL, m, leaf_of,
+					&err) == TM_OK, "block's groups are moved "
+	      "onto the switches (%s)", err.text);
+	tm_job_traffic_of(job, m, leaf_of, &after);
+	CHECK(after.cross_node == before.cross_node, "... with block's "
+	      "cross-node bytes (%g)", after.cross_node);
+	CHECK(before.cross_level[0] == 40 && after.cross_level[0] == 0,
+	      "... and nothing across switches (%g before)",
+	      before.cross_level[0]);
+	int same = 1;
+	for (int g = 0; g < 8; g++)
+		same &= job->node_of_leaf[leaf_of[2 * g]] ==
+			job->node_of_leaf[leaf_of[2 * g + 1]];
+	CHECK(same, "... each group still on one node");
+	tm_job_free(job);
+	tm_matrix_free(m);
+}
+
 int main(void)
 {
 	test_hostlists();
@@ -546,5 +592,6 @@ int main(void)
 	test_assignments();
 	test_pairs();
 	test_groups();
+	test_block_on_switches();
 	return check_status();
 }

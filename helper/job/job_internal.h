@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* job/job_internal.h - what job_place.c borrows from its neighbours. */
+#ifndef TM_JOB_INTERNAL_H
+#define TM_JOB_INTERNAL_H
+
+#include "tm_job.h"
+
+/* Block, with its nodes' groups of ranks moved as wholes onto the switch
+ * tree by policy a: the same bytes cross nodes as with block, fewer cross
+ * switches.  leaf_of holds block's leaves and is changed only when the
+ * tree cost goes down.  Nothing to gain (and nothing done) on a flat
+ * network or when nodes hold different numbers of tasks. */
+tm_status tm__job_block_on_switches(const tm_job *job, tm_algorithm a,
+				    const tm_map_options *opt,
+				    const tm_matrix *m, int *leaf_of,
+				    tm_error *err);
+
+#endif /* TM_JOB_INTERNAL_H */
