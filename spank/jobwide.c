@@ -144,9 +144,10 @@ static int job_nodes(const char *list, char *out, size_t size, int max)
 	return n;
 }
 
-/* The counts Slurm's block layout gives: every node at least one task,
- * then the nodes filled in order up to what each can take.  -1 when the
- * step does not fit. */
+/* Task counts as Slurm spreads a step over its nodes: as even as the
+ * nodes allow (the first nodes take one more when they do not divide),
+ * none over what a node can take, which then goes to the next nodes with
+ * room.  -1 when the step does not fit. */
 static int task_counts(int ntasks, int nnodes, const int *cap, int *count)
 {
 	int left = ntasks;
@@ -154,13 +155,15 @@ static int task_counts(int ntasks, int nnodes, const int *cap, int *count)
 	if (ntasks < nnodes)
 		return -1;
 	for (int i = 0; i < nnodes; i++) {
-		if (cap[i] < 1)
+		int even = ntasks / nnodes + (i < ntasks % nnodes);
+
+		count[i] = even < cap[i] ? even : cap[i];
+		if (count[i] < 1)
 			return -1;
-		count[i] = 1;
-		left--;
+		left -= count[i];
 	}
 	for (int i = 0; i < nnodes && left > 0; i++) {
-		int more = cap[i] - 1 < left ? cap[i] - 1 : left;
+		int more = cap[i] - count[i] < left ? cap[i] - count[i] : left;
 
 		count[i] += more;
 		left -= more;
@@ -280,7 +283,7 @@ static void report_line(json_t *root, int ntasks, int nnodes)
 	if (json_is_true(json_object_get(root, "kept-block")))
 		snprintf(state.line + strlen(state.line),
 			 sizeof(state.line) - strlen(state.line),
-			 "; Slurm's block kept: nothing sent less");
+			 "; Slurm's block kept: nothing sends less");
 }
 
 /* Run `treematch-helper job` and export its answer. */
@@ -368,7 +371,9 @@ void jobwide_option(const site_config *cfg, const char *matrix_arg)
 	jobwide_withdraw(); /* the option may come twice: #SBATCH, then srun's */
 	state.why[0] = state.line[0] = '\0';
 	state.several_nodes = 0;
-	if (spank_context() != S_CTX_LOCAL || cfg->error[0] || !cfg->nodes)
+	/* topology=: a dry run, nothing is bound nor moved */
+	if (spank_context() != S_CTX_LOCAL || cfg->error[0] || !cfg->nodes ||
+	    cfg->topology[0])
 		return;
 	int argc = srun_args_read_self(cmdline, sizeof(cmdline), argv,
 				       MAX_ARGV);

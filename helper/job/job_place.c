@@ -73,7 +73,11 @@ tm_status tm_job_place(const tm_job *job, tm_algorithm a,
 	tm_job_traffic placed, slurm;
 	tm_job_traffic_of(job, m, leaf_of, &placed);
 	tm_job_traffic_of(job, m, block, &slurm);
-	if (placed.cross_node > slurm.cross_node) {
+	/* Slurm's own layout unless this one sends less across nodes, or
+	 * as much but less across switches: no rank moves for nothing */
+	if (placed.cross_node > slurm.cross_node ||
+	    (placed.cross_node == slurm.cross_node &&
+	     placed.cost >= slurm.cost)) {
 		memcpy(leaf_of, block, sizeof(int) * (size_t)m->n);
 		*kept_block = 1;
 		st = tm__job_block_on_switches(job, a, opt, m, leaf_of, err);
