@@ -12,6 +12,8 @@ enum {
 
 #define CLI_PROGRAM "treematch-helper"
 
+#include "tm_error.h"
+
 int cli_map(int argc, char **argv);
 int cli_policies(int argc, char **argv);
 int cli_job(int argc, char **argv);
@@ -21,6 +23,12 @@ void cli_job_usage(FILE *out);
 /* Shared option values (cli_parse.c). */
 /* "100,10,1": at most max numbers into costs; their count, or -1. */
 int cli_parse_costs(const char *s, double *costs, int max);
+/* "treematch-helper COMMAND: ... (try treematch-helper --help)" on
+ * stderr; returns CLI_USAGE. */
+int cli_usage_error(const char *command, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The library's one line on stderr; returns CLI_BAD_INPUT. */
+int cli_input_error(const tm_error *err);
 /* A number of bytes >= 1; 0, or -1 when s is not one. */
 int cli_parse_bytes(const char *s, long long *out);
 

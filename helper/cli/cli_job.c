@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,27 +57,6 @@ void cli_job_usage(FILE *out)
 		"  --format json|text      output for programs or one line for people   [json]\n");
 }
 
-static int usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, CLI_PROGRAM ": job: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (try " CLI_PROGRAM " --help)\n");
-	return CLI_USAGE;
-}
-
-static int input_error(const tm_error *err)
-{
-	fprintf(stderr, CLI_PROGRAM ": %s\n", err->text);
-	return CLI_BAD_INPUT;
-}
-
 static int parse_options(int argc, char **argv, job_options *o)
 {
 	enum { OPT_MATRIX = 256, OPT_NODES, OPT_TASKS, OPT_SWITCHES,
@@ -113,18 +91,18 @@ static int parse_options(int argc, char **argv, job_options *o)
 			o->ncosts = cli_parse_costs(optarg, o->costs,
 						    TM_JOB_MAX_LEVELS);
 			if (o->ncosts < 0)
-				return usage_error("--network-costs %s: expected "
+				return cli_usage_error("job", "--network-costs %s: expected "
 						   "numbers such as 100,10 or 10",
 						   optarg);
 			break;
 		case OPT_ALGORITHM:
 			if (tm_algorithm_parse(optarg, &o->algorithm) < 0)
-				return usage_error("--algorithm %s: expected %s",
+				return cli_usage_error("job", "--algorithm %s: expected %s",
 						   optarg, tm_algorithm_choices());
 			break;
 		case OPT_MAX_SIZE:
 			if (cli_parse_bytes(optarg, &o->max_size) < 0)
-				return usage_error("--max-size %s: expected a "
+				return cli_usage_error("job", "--max-size %s: expected a "
 						   "number of bytes", optarg);
 			break;
 		case OPT_FORMAT:
@@ -133,21 +111,21 @@ static int parse_options(int argc, char **argv, job_options *o)
 			else if (strcmp(optarg, "text") == 0)
 				o->text = 1;
 			else
-				return usage_error("--format %s: expected json or text",
+				return cli_usage_error("job", "--format %s: expected json or text",
 						   optarg);
 			break;
 		case 'h':
 			cli_job_usage(stdout);
 			return -1;
 		default:
-			return usage_error("%s: unknown option or missing value",
+			return cli_usage_error("job", "%s: unknown option or missing value",
 					   argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("job", "unexpected argument '%s'", argv[optind]);
 	if (!o->matrix || !o->nodes || !o->tasks)
-		return usage_error("--matrix FILE, --nodes HOSTLIST and "
+		return cli_usage_error("job", "--matrix FILE, --nodes HOSTLIST and "
 				   "--tasks-per-node COUNTS are required");
 	return 0;
 }
@@ -371,9 +349,9 @@ int cli_job(int argc, char **argv)
 	if (rc == CLI_OK)
 		rc = place_and_print(&o, job, m, &err);
 	if (rc == CLI_USAGE && err.status != TM_OK)
-		usage_error("--network-costs: %s", err.text);
+		cli_usage_error("job", "--network-costs: %s", err.text);
 	else if (rc == CLI_BAD_INPUT && err.status != TM_OK)
-		input_error(&err);
+		cli_input_error(&err);
 	tm_job_free(job);
 	tm_tree_free(net);
 	free(order);

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,27 +81,6 @@ void cli_map_usage(FILE *out)
 		"Exit status: 0 placed, 1 bad input (one line on stderr), 2 bad usage.\n");
 }
 
-static int usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, CLI_PROGRAM ": map: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (try " CLI_PROGRAM " --help)\n");
-	return CLI_USAGE;
-}
-
-static int input_error(const tm_error *err)
-{
-	fprintf(stderr, CLI_PROGRAM ": %s\n", err->text);
-	return CLI_BAD_INPUT;
-}
-
 /* A whole decimal number in [min, max], or -1 (LONG_MIN never asked for). */
 static int parse_long(const char *s, long min, long max, long *out)
 {
@@ -172,19 +150,19 @@ static int parse_options(int argc, char **argv, map_options *o)
 		case OPT_SLURM_CORES:
 			if (snprintf(o->slurm_cores, sizeof(o->slurm_cores),
 				     "cores:%s", optarg) >= (int)sizeof(o->slurm_cores))
-				return usage_error("--slurm-cores: list too long");
+				return cli_usage_error("map", "--slurm-cores: list too long");
 			break;
 		case OPT_RANKS: o->ranks = optarg; break;
 		case OPT_COSTS: o->level_costs = optarg; break;
 		case OPT_NTASKS:
 			if (parse_long(optarg, 1, TM_MATRIX_MAX_ORDER, &v) < 0)
-				return usage_error("--ntasks %s: expected a number of tasks",
+				return cli_usage_error("map", "--ntasks %s: expected a number of tasks",
 						   optarg);
 			o->ntasks = v;
 			break;
 		case OPT_CPT:
 			if (parse_long(optarg, 1, 1 << 20, &v) < 0)
-				return usage_error("--cpus-per-task %s: expected a positive number",
+				return cli_usage_error("map", "--cpus-per-task %s: expected a positive number",
 						   optarg);
 			o->cpus_per_task = (int)v;
 			break;
@@ -194,31 +172,31 @@ static int parse_options(int argc, char **argv, map_options *o)
 			else if (strcmp(optarg, "pu") == 0)
 				o->bind = TM_LEAF_PU;
 			else
-				return usage_error("--bind %s: expected core or pu",
+				return cli_usage_error("map", "--bind %s: expected core or pu",
 						   optarg);
 			break;
 		case OPT_ALGORITHM:
 			if (tm_algorithm_parse(optarg, &o->algorithm) < 0)
-				return usage_error("--algorithm %s: expected %s",
+				return cli_usage_error("map", "--algorithm %s: expected %s",
 						   optarg, tm_algorithm_choices());
 			break;
 		case OPT_THRESHOLD:
 			if (parse_percent(optarg, &o->threshold) < 0)
-				return usage_error("--threshold %s: expected a "
+				return cli_usage_error("map", "--threshold %s: expected a "
 						   "percentage from 0 to 100",
 						   optarg);
 			o->threshold_given = 1;
 			break;
 		case OPT_SET_CAP:
 			if (parse_long(optarg, 1, TM_MATRIX_MAX_ORDER, &v) < 0)
-				return usage_error("--set-cap %s: expected a positive "
+				return cli_usage_error("map", "--set-cap %s: expected a positive "
 						   "number of ranks", optarg);
 			o->set_cap = (int)v;
 			break;
 		case OPT_PREVIOUS: o->previous = optarg; break;
 		case OPT_MAX_SIZE:
 			if (cli_parse_bytes(optarg, &o->max_size) < 0)
-				return usage_error("--max-size %s: expected a "
+				return cli_usage_error("map", "--max-size %s: expected a "
 						   "number of bytes", optarg);
 			break;
 		case OPT_FORMAT:
@@ -227,32 +205,32 @@ static int parse_options(int argc, char **argv, map_options *o)
 			else if (strcmp(optarg, "text") == 0)
 				o->text = 1;
 			else
-				return usage_error("--format %s: expected json or text",
+				return cli_usage_error("map", "--format %s: expected json or text",
 						   optarg);
 			break;
 		case 'h':
 			cli_map_usage(stdout);
 			return -1;
 		default:
-			return usage_error("%s: unknown option or missing value",
+			return cli_usage_error("map", "%s: unknown option or missing value",
 					   argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("map", "unexpected argument '%s'", argv[optind]);
 	if (!o->matrix)
-		return usage_error("--matrix FILE is required");
+		return cli_usage_error("map", "--matrix FILE is required");
 	/* Options of one policy given to another are a mistake, not a
 	 * detail to ignore: the user expected them to change something. */
 	if ((o->threshold_given || o->set_cap) &&
 	    o->algorithm != TM_ALGO_SETMATCH)
-		return usage_error("%s: applies to --algorithm setmatch only",
+		return cli_usage_error("map", "%s: applies to --algorithm setmatch only",
 				   o->threshold_given ? "--threshold" : "--set-cap");
 	if (o->previous && o->algorithm != TM_ALGO_SPREAD)
-		return usage_error("--previous: applies to --algorithm spread only");
+		return cli_usage_error("map", "--previous: applies to --algorithm spread only");
 	if (o->slurm_cores[0]) {
 		if (o->restrict_cpus)
-			return usage_error("--restrict and --slurm-cores: "
+			return cli_usage_error("map", "--restrict and --slurm-cores: "
 					   "expected one of them");
 		o->restrict_cpus = o->slurm_cores;
 	}
@@ -284,7 +262,7 @@ static int select_ranks(const map_options *o, const tm_matrix *m, int **ranks,
 	int n = tm_list_parse(o->ranks, TM_MATRIX_MAX_ORDER - 1,
 			      TM_MATRIX_MAX_ORDER, ranks);
 	if (n < 0)
-		return usage_error("--ranks %s: expected a list of ranks such "
+		return cli_usage_error("map", "--ranks %s: expected a list of ranks such "
 				   "as 0-3,8", o->ranks);
 	char *seen = calloc((size_t)m->n, 1);
 	if (!seen) {
@@ -302,7 +280,7 @@ static int select_ranks(const map_options *o, const tm_matrix *m, int **ranks,
 				     o->matrix, m->n, o->ranks, r);
 			rc = CLI_BAD_INPUT;
 		} else if (seen[r]) {
-			rc = usage_error("--ranks %s: rank %d listed twice",
+			rc = cli_usage_error("map", "--ranks %s: rank %d listed twice",
 					 o->ranks, r);
 		} else {
 			seen[r] = 1;
@@ -345,12 +323,12 @@ static int build_tree(const map_options *o, int nranks, tm_tree **out,
 			int depth = t->depth;
 
 			tm_tree_free(t);
-			return usage_error("--level-costs %s: expected %d numbers, "
+			return cli_usage_error("map", "--level-costs %s: expected %d numbers, "
 					   "root level first", o->level_costs, depth);
 		}
 		if (tm_tree_set_costs(t, costs, n, err)) {
 			tm_tree_free(t);
-			return usage_error("--level-costs %s: %s", o->level_costs,
+			return cli_usage_error("map", "--level-costs %s: %s", o->level_costs,
 					   err->text);
 		}
 	}
@@ -445,7 +423,7 @@ int cli_map(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (tm_matrix_load_limited(o.matrix, o.max_size, &m, &err))
-		return input_error(&err);
+		return cli_input_error(&err);
 	/* the file's JSON values are done with: give their memory back
 	 * before the mapping needs its own (a dense matrix's take ~20 times
 	 * the sparse matrix's) */
@@ -485,7 +463,7 @@ int cli_map(int argc, char **argv)
 		}
 	}
 	if ((rc == CLI_BAD_INPUT || rc == CLI_USAGE) && err.status != TM_OK)
-		input_error(&err);
+		cli_input_error(&err);
 	free(text);
 	free(leaf_of);
 	free(previous);

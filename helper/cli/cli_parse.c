@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -39,4 +40,22 @@ int cli_parse_bytes(const char *s, long long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, CLI_PROGRAM ": %s: ", command);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (try " CLI_PROGRAM " --help)\n");
+	return CLI_USAGE;
+}
+
+int cli_input_error(const tm_error *err)
+{
+	fprintf(stderr, CLI_PROGRAM ": %s\n", err->text);
+	return CLI_BAD_INPUT;
 }
