@@ -15,4 +15,12 @@ tm_status tm__job_block_on_switches(const tm_job *job, tm_algorithm a,
 				    const tm_matrix *m, int *leaf_of,
 				    tm_error *err);
 
+/* The tree to map the job's ranks on: the job's tree with a virtual level
+ * under every network level wider than a few dozen children, grouping
+ * consecutive children at their parent's cost.  Same leaves in the same
+ * order and the same price for every placement, far fewer parts per cut.
+ * *out is NULL when no level is that wide (map on job->tree). */
+tm_status tm__job_mapping_tree(const tm_job *job, tm_tree **out,
+			       tm_error *err);
+
 #endif /* TM_JOB_INTERNAL_H */

@@ -63,7 +63,12 @@ tm_status tm_job_place(const tm_job *job, tm_algorithm a,
 		return tm_error_set(err, TM_ERR_SIZE, "the matrix has %d ranks, "
 				    "expected %d: the sum of the tasks per node",
 				    m->n, job->ntasks);
-	st = tm_map_with(a, opt, job->tree, m, leaf_of, err);
+	tm_tree *grouped;
+	if ((st = tm__job_mapping_tree(job, &grouped, err)) != TM_OK)
+		return st;
+	st = tm_map_with(a, opt, grouped ? grouped : job->tree, m, leaf_of,
+			 err);
+	tm_tree_free(grouped);
 	if (st != TM_OK)
 		return st;
 	int *block = malloc(sizeof(int) * ((size_t)m->n + 1));

@@ -583,6 +583,62 @@ static void test_block_on_switches(void)
 	tm_matrix_free(m);
 }
 
+static void test_mapping_tree(void)
+{
+	tm_error err = { 0 };
+	tm_job *job = job_of(scontrol, "n[1-8]", "2(x8)", NULL, 0, &err);
+	tm_tree *g = (tm_tree *)1;
+
+	CHECK(job && tm__job_mapping_tree(job, &g, &err) == TM_OK && !g,
+	      "2 switches of 4 nodes: mapped on the job's tree as it is");
+	tm_job_free(job);
+
+	/* 37 nodes under one switch: 6 virtual groups of up to 7 nodes */
+	job = job_of(scontrol, "x[1-37]", "1,2(x36)", NULL, 0, &err);
+	if (!job || tm__job_mapping_tree(job, &g, &err) != TM_OK || !g) {
+		CHECK(0, "a mapping tree for 37 nodes (%s)", err.text);
+		tm_job_free(job);
+		return;
+	}
+	CHECK_STR(sizes(g), "1,6,37,73", "a virtual level of 6 groups");
+	CHECK_STR(costs_of(g), "10,10,1,0", "... that costs what the switch "
+		  "costs");
+	/* the node above leaf l, numbered within its level, in either tree */
+	const tm_tree *t = job->tree;
+	int same_nodes = g->nleaves == t->nleaves;
+	for (int l = 0; same_nodes && l < g->nleaves; l++)
+		same_nodes = g->parent[g->level_start[g->depth] + l] -
+			     g->level_start[g->depth - 1] ==
+			     t->parent[t->level_start[t->depth] + l] -
+			     t->level_start[t->depth - 1];
+	CHECK(same_nodes, "every leaf under the node it is under in the job");
+
+	/* any placement costs the same on both trees */
+	int n = job->ntasks, i[73], j[73], leaf_of[73];
+	double w[73];
+	for (int r = 0; r < n; r++) {
+		i[r] = r, j[r] = (r * 7 + 3) % n, w[r] = 1 + r % 5;
+		leaf_of[r] = (r * 31) % n; /* 31 is prime to 73 */
+	}
+	tm_matrix *m = matrix_of(n, n, i, j, w);
+	CHECK(m && tm_cost_tree(g, m, leaf_of) == tm_cost_tree(job->tree, m,
+							       leaf_of),
+	      "a placement costs the same on both trees");
+	tm_matrix_free(m);
+	tm_tree_free(g);
+	tm_job_free(job);
+
+	/* 900 nodes on a flat network: 30 groups of 30 */
+	g = NULL;
+	job = job_of(NULL, "n[000-899]", "1(x900)", NULL, 0, &err);
+	CHECK(job && tm__job_mapping_tree(job, &g, &err) == TM_OK && g &&
+	      strcmp(sizes(g), "1,30,900,900") == 0,
+	      "900 flat nodes: %s", g ? sizes(g) : job ? "no grouping"
+						 : err.text);
+	tm_tree_free(g);
+	tm_job_free(job);
+}
+
 int main(void)
 {
 	test_hostlists();
@@ -593,5 +649,6 @@ int main(void)
 	test_pairs();
 	test_groups();
 	test_block_on_switches();
+	test_mapping_tree();
 	return check_status();
 }
