@@ -93,6 +93,12 @@ static const char *set_key(site_config *cfg, const char *key, const char *v)
 		cfg->bind_pu = !strcmp(v, "pu");
 		return NULL;
 	}
+	if (!strcmp(key, "cpu_kinds")) {
+		if (strcmp(v, "ordered") && strcmp(v, "equal"))
+			return "ordered or equal";
+		cfg->cpu_kinds_equal = !strcmp(v, "equal");
+		return NULL;
+	}
 	if (!strcmp(key, "report"))
 		return yes_no(v, &cfg->report) ? "yes or no" : NULL;
 	if (!strcmp(key, "auto"))
@@ -143,7 +149,8 @@ static const char *set_key(site_config *cfg, const char *key, const char *v)
 
 void config_parse(site_config *cfg, int ac, char **av)
 {
-	static const char keys[] = "helper, on_error, timeout, bind, report, "
+	static const char keys[] = "helper, on_error, timeout, bind, "
+				   "cpu_kinds, report, "
 				   "matrix_dir, auto, topology, algorithm, "
 				   "nodes, network_costs or max_size";
 

@@ -172,7 +172,7 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 {
 	char ntasks[16], cpt[16], max_size[24], *ranks = rank_list(s);
 	const char *topology = s->topology[0] ? s->topology : "this";
-	char *argv[24];
+	char *argv[26];
 	int a = 0;
 	helper_result res;
 
@@ -213,6 +213,10 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 	argv[a++] = cpt;
 	argv[a++] = "--bind";
 	argv[a++] = cfg->bind_pu ? "pu" : "core";
+	if (cfg->cpu_kinds_equal) {
+		argv[a++] = "--cpu-kinds";
+		argv[a++] = "equal";
+	}
 	if (s->algorithm[0]) {
 		argv[a++] = "--algorithm";
 		argv[a++] = s->algorithm;

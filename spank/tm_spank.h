@@ -45,6 +45,7 @@ typedef struct site_config {
 	int fail;                       /* on_error=fail (else warn) */
 	int timeout;                    /* timeout=SECONDS */
 	int bind_pu;                    /* bind=pu (else core) */
+	int cpu_kinds_equal;            /* cpu_kinds=equal (else ordered) */
 	int report;                     /* report=yes */
 	char matrix_dir[PATH_TEXT_MAX]; /* matrix_dir=DIR, "" if none */
 	int auto_matrix;                /* auto=yes */

@@ -42,6 +42,7 @@ typedef struct map_options {
 	int threshold_given;
 	int set_cap;              /* setmatch --set-cap, 0: none */
 	const char *previous;     /* spread --previous FILE */
+	int cpu_kinds_equal;      /* --cpu-kinds equal */
 } map_options;
 
 void cli_map_usage(FILE *out)
@@ -74,8 +75,12 @@ void cli_map_usage(FILE *out)
 		"                        (package, NUMA node)                     [its size]\n"
 		"  --previous FILE       spread: the placement before (this command's JSON);\n"
 		"                        pairs whose NUMA nodes have room stay there\n"
-		"  --level-costs LIST    cost of a pair per level, root first (e.g. 100,10,1)\n"
+		"  --level-costs LIST    cost of a pair per level, root first (e.g. 100,10,1),\n"
+		"                        or by level name: numa=100,l3=30,l2=10,core=1\n"
 		"                        [each level up costs ten times more]\n"
+		"  --cpu-kinds ordered|equal  hybrid processors: fewer ranks than cores go\n"
+		"                        to the most powerful kind of core first, or treat\n"
+		"                        every kind alike                          [ordered]\n"
 		"  --format json|text    output for programs or for people            [json]\n"
 		"  -h, --help            this text\n"
 		"Exit status: 0 placed, 1 bad input (one line on stderr), 2 bad usage.\n");
@@ -113,7 +118,7 @@ static int parse_options(int argc, char **argv, map_options *o)
 	       OPT_RANKS,
 	       OPT_NTASKS, OPT_CPT, OPT_BIND, OPT_ALGORITHM, OPT_COSTS,
 	       OPT_FORMAT, OPT_THRESHOLD, OPT_SET_CAP, OPT_PREVIOUS,
-	       OPT_MAX_SIZE };
+	       OPT_MAX_SIZE, OPT_CPU_KINDS };
 	static const struct option longopts[] = {
 		{ "matrix", required_argument, NULL, OPT_MATRIX },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
@@ -130,6 +135,7 @@ static int parse_options(int argc, char **argv, map_options *o)
 		{ "set-cap", required_argument, NULL, OPT_SET_CAP },
 		{ "previous", required_argument, NULL, OPT_PREVIOUS },
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+		{ "cpu-kinds", required_argument, NULL, OPT_CPU_KINDS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -198,6 +204,15 @@ static int parse_options(int argc, char **argv, map_options *o)
 			if (cli_parse_bytes(optarg, &o->max_size) < 0)
 				return cli_usage_error("map", "--max-size %s: expected a "
 						   "number of bytes", optarg);
+			break;
+		case OPT_CPU_KINDS:
+			if (strcmp(optarg, "ordered") == 0)
+				o->cpu_kinds_equal = 0;
+			else if (strcmp(optarg, "equal") == 0)
+				o->cpu_kinds_equal = 1;
+			else
+				return cli_usage_error("map", "--cpu-kinds %s: expected ordered or equal",
+						   optarg);
 			break;
 		case OPT_FORMAT:
 			if (strcmp(optarg, "json") == 0)
@@ -296,18 +311,41 @@ static int select_ranks(const map_options *o, const tm_matrix *m, int **ranks,
 	return CLI_OK;
 }
 
-/* The tree the ranks go on: the topology, slots of --cpus-per-task, the
- * level costs, and one more level when ranks outnumber leaves. */
+/* What the tree was made from, for the report. */
+typedef struct tree_info {
+	tm_cpu_kinds *kinds;
+	int kinds_used;          /* kinds kept (kinds->n: all) */
+	int kinds_last;          /* leaves kept of the last one, -1: all */
+} tree_info;
+
+/* The tree the ranks go on: the topology, the most powerful kinds of core
+ * on a hybrid node, slots of --cpus-per-task, the level costs, and one more
+ * level when ranks outnumber leaves. */
 static int build_tree(const map_options *o, int nranks, tm_tree **out,
-		      tm_error *err)
+		      tree_info *info, tm_error *err)
 {
 	tm_tree *t = NULL, *next;
+	int cores;
 
 	/* a --topology, --restrict or --slurm-cores that does not parse is a
 	 * bad command line (2); a topology file that cannot be read, or CPUs
 	 * the machine does not have, are bad input (1) */
-	if (tm_topology_load(o->topology, o->restrict_cpus, o->bind, &t, err))
+	if (tm_topology_load_kinds(o->topology, o->restrict_cpus, o->bind, &t,
+				   &info->kinds, err))
 		return err->status == TM_ERR_USAGE ? CLI_USAGE : CLI_BAD_INPUT;
+	info->kinds_used = info->kinds->n;
+	info->kinds_last = -1;
+	cores = t->nleaves;
+	if (!o->cpu_kinds_equal) {
+		next = tm_cpu_kinds_keep_best(t, info->kinds, nranks,
+					      o->cpus_per_task,
+					      &info->kinds_used,
+					      &info->kinds_last, err);
+		tm_tree_free(t);
+		if (!next)
+			return CLI_BAD_INPUT;
+		t = next;
+	}
 	if (o->cpus_per_task > 1) {
 		next = tm_tree_group_leaves(t, o->cpus_per_task, err);
 		tm_tree_free(t);
@@ -315,29 +353,30 @@ static int build_tree(const map_options *o, int nranks, tm_tree **out,
 			return CLI_BAD_INPUT;
 		t = next;
 	}
-	if (o->level_costs) {
-		double costs[64];
-		int n = cli_parse_costs(o->level_costs, costs, 64);
-
-		if (n != t->depth) {
-			int depth = t->depth;
-
-			tm_tree_free(t);
-			return cli_usage_error("map", "--level-costs %s: expected %d numbers, "
-					   "root level first", o->level_costs, depth);
-		}
-		if (tm_tree_set_costs(t, costs, n, err)) {
-			tm_tree_free(t);
-			return cli_usage_error("map", "--level-costs %s: %s", o->level_costs,
-					   err->text);
-		}
+	if (o->level_costs &&
+	    tm_tree_set_level_costs(t, o->level_costs, err)) {
+		tm_tree_free(t);
+		err->status = TM_OK; /* printed here, as a usage error */
+		return cli_usage_error("map", "--level-costs %s: %s",
+				       o->level_costs, err->text);
 	}
 	if (nranks > t->nleaves) {
-		fprintf(stderr, CLI_PROGRAM ": warning: %d ranks on %d %s%s: "
-			"up to %d ranks share one\n", nranks, t->nleaves,
-			o->bind == TM_LEAF_PU ? "PU" : "core",
-			t->nleaves == 1 ? "" : "s",
-			(nranks + t->nleaves - 1) / t->nleaves);
+		const char *unit = o->bind == TM_LEAF_PU ? "PU" : "core";
+
+		/* with --cpus-per-task a leaf is a slot of N cores: count
+		 * both, not slots as cores */
+		if (o->cpus_per_task > 1)
+			fprintf(stderr, CLI_PROGRAM ": warning: %d ranks of %d "
+				"%ss each on %d %ss: %d slot%s of %d, up to %d "
+				"ranks share one\n", nranks, o->cpus_per_task,
+				unit, cores, unit, t->nleaves,
+				t->nleaves == 1 ? "" : "s", o->cpus_per_task,
+				(nranks + t->nleaves - 1) / t->nleaves);
+		else
+			fprintf(stderr, CLI_PROGRAM ": warning: %d ranks on %d "
+				"%s%s: up to %d ranks share one\n", nranks,
+				t->nleaves, unit, t->nleaves == 1 ? "" : "s",
+				(nranks + t->nleaves - 1) / t->nleaves);
 		next = tm_tree_oversubscribe(t, nranks, err);
 		tm_tree_free(t);
 		if (!next)
@@ -415,6 +454,7 @@ int cli_map(int argc, char **argv)
 	tm_matrix *m = NULL, *sub = NULL;
 	tm_tree *t = NULL;
 	int *ranks = NULL, *leaf_of = NULL, *previous = NULL, nranks = 0;
+	tree_info info = { 0 };
 	char *text = NULL;
 	int rc = parse_options(argc, argv, &o);
 
@@ -430,7 +470,7 @@ int cli_map(int argc, char **argv)
 	cli_json_release();
 	rc = select_ranks(&o, m, &ranks, &nranks, &err);
 	if (rc == CLI_OK)
-		rc = build_tree(&o, nranks, &t, &err);
+		rc = build_tree(&o, nranks, &t, &info, &err);
 	if (rc == CLI_OK) {
 		sub = tm_matrix_subset(m, ranks, nranks);
 		leaf_of = malloc(sizeof(int) * ((size_t)nranks + 1));
@@ -450,7 +490,11 @@ int cli_map(int argc, char **argv)
 	tm_report rep = { .algorithm = tm_algorithm_name(o.algorithm),
 			  .topology = o.topology, .size = m->n,
 			  .nranks = nranks, .ranks = ranks,
-			  .leaf_of = leaf_of, .tree = t };
+			  .leaf_of = leaf_of, .tree = t,
+			  .kinds = info.kinds, .kinds_used = info.kinds_used,
+			  .kinds_last = info.kinds_last,
+			  .kinds_equal = o.cpu_kinds_equal,
+			  .leaves_are_pus = o.bind == TM_LEAF_PU };
 	if (rc == CLI_OK)
 		rc = place_and_compare(&o, t, sub, previous, &rep, leaf_of, &err);
 	if (rc == CLI_OK) {
@@ -471,6 +515,7 @@ int cli_map(int argc, char **argv)
 	tm_matrix_free(sub);
 	tm_matrix_free(m);
 	tm_tree_free(t);
+	tm_cpu_kinds_free(info.kinds);
 	if (rc == CLI_OK && fflush(stdout) != 0) {
 		fprintf(stderr, CLI_PROGRAM ": cannot write the placement: %s\n",
 			strerror(errno));

@@ -13,10 +13,14 @@
  * "proven-optimal": the placement reaches the lower bound of
  * tm_placement_is_optimal, so no placement costs less (false proves
  * nothing).
+ * The text form also names the CPU kinds of a hybrid node and which ones
+ * the ranks were kept on, and says when fewer ranks than cores leave a
+ * package or NUMA node unused (its memory bandwidth with it).
  */
 #ifndef TM_REPORT_H
 #define TM_REPORT_H
 
+#include "tm_topology.h"
 #include "tm_tree.h"
 
 enum { TM_REPORT_MAX_COSTS = 8 };
@@ -35,6 +39,15 @@ typedef struct tm_report {
 	double hop_bytes[TM_REPORT_MAX_COSTS];
 	int proven_optimal;      /* no placement on this tree costs less */
 	double seconds;          /* time the chosen algorithm took */
+	/* Text only: the node's CPU kinds (NULL or n < 2: all alike), how
+	 * many of them, most powerful first, the tree kept
+	 * (tm_cpu_kinds_keep_best), and whether --cpu-kinds equal asked to
+	 * treat them alike; leaves_are_pus names the leaves (--bind pu). */
+	const tm_cpu_kinds *kinds;
+	int kinds_used;
+	int kinds_last;          /* leaves of the last kind used, -1: all */
+	int kinds_equal;
+	int leaves_are_pus;
 } tm_report;
 
 /* Both return a malloc()ed, NUL-terminated text ending in a newline, or

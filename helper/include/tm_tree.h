@@ -62,6 +62,20 @@ tm_tree *tm_tree_regular(int depth, const int *arity, tm_error *err);
 tm_status tm_tree_set_costs(tm_tree *t, const double *costs, int ncosts,
 			    tm_error *err);
 
+/* --level-costs SPEC: either one number per level above the leaves, root
+ * first ("100,10,1"), or costs by level name, case-insensitive
+ * ("numa=100,l3=30,l2=10,core=1"): a name is a level's type as level_name
+ * gives it before any "+NUMA" ("machine", "package", "group0", "l3",
+ * "l1d", "core", "pu"), a family ("group", "l1"), or "numa" for a level
+ * that carries NUMA nodes; the most exact name wins.  The cost of a level
+ * is what a pair whose lowest common ancestor is at that level costs.
+ * Names of levels this tree does not have (and "network", the levels above
+ * the node) are ignored; levels not named get the default rule (ten times
+ * the level below, 1 just above the leaves) capped by the nearest named
+ * level above.  Errors list the tree's levels. */
+tm_status tm_tree_set_level_costs(tm_tree *t, const char *spec,
+				  tm_error *err);
+
 /* Whether all nodes of each level have the same arity. */
 int tm_tree_is_regular(const tm_tree *t);
 

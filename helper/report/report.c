@@ -141,6 +141,90 @@ static void sb_printf(strbuf *b, const char *fmt, ...)
 	b->len += (size_t)need;
 }
 
+/* Hybrid nodes: the kinds, most powerful first, and the choice. */
+static void text_kinds(strbuf *b, const tm_report *r)
+{
+	const tm_cpu_kinds *k = r->kinds;
+
+	if (!k || k->n < 2)
+		return;
+	sb_printf(b, "cpu kinds%s:", k->ranked ? ", most powerful first" :
+		  " (hwloc could not rank them: treated as equal)");
+	for (int i = 0; i < k->n; i++) {
+		tm_leaf all = { k->kind[i].npus, k->kind[i].pus, 0, NULL };
+		char *cpus = leaf_cpus(&all);
+
+		sb_printf(b, "%s %s (CPUs %s)", i ? "," : "", k->kind[i].name,
+			  cpus ? cpus : "?");
+		free(cpus);
+	}
+	sb_printf(b, "\n");
+	if (!k->ranked)
+		return;
+	if (r->kinds_equal) {
+		sb_printf(b, "cpu kinds: --cpu-kinds equal, every kind "
+			  "treated alike\n");
+	} else if (r->kinds_used < k->n || r->kinds_last >= 0) {
+		int whole = r->kinds_last >= 0 ? r->kinds_used - 1
+					       : r->kinds_used;
+
+		sb_printf(b, "cpu kinds: the %d rank%s kept on", r->nranks,
+			  r->nranks == 1 ? "" : "s");
+		for (int i = 0; i < whole; i++)
+			sb_printf(b, "%s %s", i ? "," : "", k->kind[i].name);
+		if (whole)
+			sb_printf(b, " %ss%s", r->leaves_are_pus ? "PU" : "core",
+				  r->kinds_last >= 0 ?
+				  " (all of them) and" : "");
+		if (r->kinds_last >= 0)
+			sb_printf(b, " %d %s %s%s", r->kinds_last,
+				  k->kind[whole].name,
+				  r->leaves_are_pus ? "PU" : "core",
+				  r->kinds_last == 1 ? "" : "s");
+		sb_printf(b, ", the most powerful first (--cpu-kinds equal "
+			  "to use every kind alike)\n");
+	} else {
+		sb_printf(b, "cpu kinds: every kind used\n");
+	}
+}
+
+/* Fewer ranks than cores may leave a package or NUMA node empty: the ranks
+ * then share the memory bandwidth of the others.  The shallowest level
+ * named after packages or NUMA nodes is the one that counts. */
+static void text_memory_note(strbuf *b, const tm_report *r)
+{
+	const tm_tree *t = r->tree;
+	int d, nodes, used = 0;
+	char *seen;
+
+	if (r->nranks >= t->nleaves)
+		return;
+	for (d = 1; d < t->depth; d++)
+		if (strstr(t->level_name[d], "Package") ||
+		    strstr(t->level_name[d], "NUMA"))
+			break;
+	if (d >= t->depth)
+		return;
+	nodes = t->level_start[d + 1] - t->level_start[d];
+	if (nodes < 2 || !(seen = calloc((size_t)nodes, 1)))
+		return;
+	for (int i = 0; i < r->nranks; i++) {
+		int v = t->level_start[t->depth] + r->leaf_of[i];
+
+		while (v >= t->level_start[d + 1])
+			v = t->parent[v];
+		if (!seen[v - t->level_start[d]]++)
+			used++;
+	}
+	free(seen);
+	if (used < nodes)
+		sb_printf(b, "note: the %d ranks use %d of the %d %s: they "
+			  "share %s memory bandwidth; --algorithm spread "
+			  "spreads them over the NUMA nodes\n", r->nranks,
+			  used, nodes, t->level_name[d],
+			  used == 1 ? "its" : "their");
+}
+
 char *tm_report_text(const tm_report *r)
 {
 	strbuf b = { 0 };
@@ -149,6 +233,7 @@ char *tm_report_text(const tm_report *r)
 	sb_printf(&b, "%s placement of %d of %d ranks on %s (%d %s)\n",
 		  r->algorithm, r->nranks, r->size, r->topology, t->nleaves,
 		  t->nleaves == 1 ? "leaf" : "leaves");
+	text_kinds(&b, r);
 	sb_printf(&b, "%8s  %-12s %s\n", "rank", "cpus", "cores");
 	for (int i = 0; i < r->nranks && !b.failed; i++) {
 		const tm_leaf *leaf = &t->leaf[r->leaf_of[i]];
@@ -171,6 +256,7 @@ char *tm_report_text(const tm_report *r)
 				  r->cost_name[0]);
 		sb_printf(&b, "   hop-bytes %.6g\n", r->hop_bytes[c]);
 	}
+	text_memory_note(&b, r);
 	if (r->proven_optimal)
 		sb_printf(&b, "%s: proven optimal, no placement on this tree "
 			  "costs less\n", r->algorithm);

@@ -42,8 +42,41 @@ static int set_synthetic(hwloc_topology_t topo, const char *desc)
 	return rc;
 }
 
+/* The major version of an XML file's <topology version="X.Y">, or -1.
+ * Only the start of the file is read: the element comes first. */
+static int xml_major_version(const char *path)
+{
+	char head[4096];
+	FILE *f = fopen(path, "r");
+	size_t n;
+	const char *p;
+
+	if (!f)
+		return -1;
+	n = fread(head, 1, sizeof(head) - 1, f);
+	fclose(f);
+	head[n] = '\0';
+	p = strstr(head, "<topology");
+	if (!p || !(p = strstr(p, "version=\"")))
+		return -1;
+	p += strlen("version=\"");
+	return *p >= '0' && *p <= '9' ? atoi(p) : -1;
+}
+
 static tm_status xml_error(const char *spec, int errnum, tm_error *err)
 {
+	int major = xml_major_version(spec + 4);
+
+	/* hwloc 2 refuses hwloc 3's files (what hwloc's master writes) with
+	 * EINVAL, as if they were not XML: say what is wrong instead. */
+	if (major > 2)
+		return tm_error_set(err, TM_ERR_TOPOLOGY,
+				    "%s: cannot load: hwloc XML version %d "
+				    "(hwloc %d's format) is newer than this "
+				    "hwloc %s reads: export it with `lstopo "
+				    "--export-xml-flags v2` (hwloc %d), or run "
+				    "with an hwloc that reads it", spec, major,
+				    major, HWLOC_VERSION, major);
 	if (errnum == EINVAL || errnum == 0)
 		return tm_error_set(err, TM_ERR_TOPOLOGY,
 				    "%s: cannot load: not an hwloc XML "
@@ -95,9 +128,10 @@ static tm_status open_topology(const char *spec, hwloc_topology_t *out,
 
 static tm_status parse_restriction(const char *spec, const char *cpus,
 				   hwloc_const_bitmap_t machine,
+				   hwloc_const_bitmap_t complete,
 				   hwloc_bitmap_t wanted, tm_error *err)
 {
-	char have[256], missing[256];
+	char have[256], missing[256], offline[256];
 
 	if (hwloc_bitmap_list_sscanf(wanted, cpus) != 0 ||
 	    hwloc_bitmap_weight(wanted) <= 0)
@@ -105,19 +139,42 @@ static tm_status parse_restriction(const char *spec, const char *cpus,
 				    "--restrict %s: expected a CPU list such "
 				    "as 0-3,8", cpus);
 	hwloc_bitmap_list_snprintf(have, sizeof(have), machine);
-	if (!hwloc_bitmap_intersects(wanted, machine))
+	if (!hwloc_bitmap_intersects(wanted, machine) &&
+	    !hwloc_bitmap_intersects(wanted, complete))
 		return tm_error_set(err, TM_ERR_TOPOLOGY,
 				    "--restrict %s: no such CPUs in topology "
 				    "%s (%s)", cpus, spec, have);
 	if (!hwloc_bitmap_isincluded(wanted, machine)) {
 		hwloc_bitmap_t extra = hwloc_bitmap_alloc();
+		hwloc_bitmap_t off = hwloc_bitmap_alloc();
 
-		if (!extra || hwloc_bitmap_andnot(extra, wanted, machine) != 0) {
+		/* CPUs the machine has but that are offline (hwloc's complete
+		 * cpuset) are told apart from CPUs it does not have. */
+		if (!extra || !off ||
+		    hwloc_bitmap_andnot(extra, wanted, machine) != 0 ||
+		    hwloc_bitmap_and(off, extra, complete) != 0 ||
+		    hwloc_bitmap_andnot(extra, extra, off) != 0) {
 			hwloc_bitmap_free(extra);
+			hwloc_bitmap_free(off);
 			return tm_error_nomem(err);
 		}
 		hwloc_bitmap_list_snprintf(missing, sizeof(missing), extra);
+		hwloc_bitmap_list_snprintf(offline, sizeof(offline), off);
+		int noff = !hwloc_bitmap_iszero(off);
+		int nmissing = !hwloc_bitmap_iszero(extra);
 		hwloc_bitmap_free(extra);
+		hwloc_bitmap_free(off);
+		if (noff && nmissing)
+			return tm_error_set(err, TM_ERR_TOPOLOGY,
+					    "--restrict %s: CPUs %s are offline "
+					    "and CPUs %s are not in topology %s "
+					    "(online: %s)", cpus, offline,
+					    missing, spec, have);
+		if (noff)
+			return tm_error_set(err, TM_ERR_TOPOLOGY,
+					    "--restrict %s: CPUs %s are offline "
+					    "in topology %s (online: %s)", cpus,
+					    offline, spec, have);
 		return tm_error_set(err, TM_ERR_TOPOLOGY,
 				    "--restrict %s: CPUs %s are not in "
 				    "topology %s (%s)", cpus, missing, spec,
@@ -191,8 +248,9 @@ static tm_status find_allowed(hwloc_topology_t topo, const char *spec,
 		status = parse_core_restriction(topo, restrict_cpus + 6, wanted,
 						err);
 	else
-		status = parse_restriction(spec, restrict_cpus, machine, wanted,
-					   err);
+		status = parse_restriction(spec, restrict_cpus, machine,
+					   hwloc_topology_get_complete_cpuset(topo),
+					   wanted, err);
 	if (status == TM_OK && hwloc_bitmap_and(allowed, allowed, wanted) != 0)
 		status = tm_error_nomem(err);
 	int by_core = strncmp(restrict_cpus, "cores:", 6) == 0;
@@ -420,8 +478,126 @@ out:
 	return status;
 }
 
-tm_status tm_topology_load(const char *spec, const char *restrict_cpus,
-			   tm_leaf_kind leaves, tm_tree **out, tm_error *err)
+/* ------------------------------------------------------------------ */
+/* CPU kinds (hybrid processors)                                        */
+
+void tm_cpu_kinds_free(tm_cpu_kinds *k)
+{
+	if (!k)
+		return;
+	for (int i = 0; i < k->n; i++)
+		free(k->kind[i].pus);
+	free(k->kind);
+	free(k);
+}
+
+/* One of hwloc's infos of a kind as a number, or -1. */
+static double kind_info(const struct hwloc_info_s *infos, unsigned ninfos,
+			const char *name)
+{
+	for (unsigned i = 0; i < ninfos; i++)
+		if (strcmp(infos[i].name, name) == 0 && infos[i].value)
+			return atof(infos[i].value);
+	return -1;
+}
+
+static const char *kind_core_type(const struct hwloc_info_s *infos,
+				  unsigned ninfos)
+{
+	for (unsigned i = 0; i < ninfos; i++)
+		if (strcmp(infos[i].name, "CoreType") == 0 && infos[i].value &&
+		    infos[i].value[0])
+			return infos[i].value;
+	return NULL;
+}
+
+/* The kinds, most powerful first.  rank[i] is what sorts them: hwloc's
+ * efficiency when it knows every kind's, else Linux's capacity or the
+ * maximum frequency when every kind has it. */
+static tm_status read_kinds(hwloc_topology_t topo, tm_cpu_kinds **out,
+			    tm_error *err)
+{
+	int n = hwloc_cpukinds_get_nr(topo, 0);
+	tm_cpu_kinds *k = calloc(1, sizeof(*k));
+	double *eff = NULL, *cap = NULL, *freq = NULL, *rank = NULL;
+	int all_eff = 1, all_cap = 1, all_freq = 1;
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+
+	if (n < 0)
+		n = 0;
+	if (!k || !set)
+		goto nomem;
+	k->ranked = 1;
+	k->kind = calloc((size_t)n + 1, sizeof(*k->kind));
+	eff = calloc((size_t)n + 1, sizeof(double));
+	cap = calloc((size_t)n + 1, sizeof(double));
+	freq = calloc((size_t)n + 1, sizeof(double));
+	if (!k->kind || !eff || !cap || !freq)
+		goto nomem;
+	for (int i = 0; i < n; i++) {
+		struct hwloc_info_s *infos = NULL;
+		unsigned ninfos = 0;
+		int e = -1;
+		const char *type;
+		tm_cpu_kind *kd = &k->kind[i];
+
+		if (hwloc_cpukinds_get_info(topo, (unsigned)i, set, &e,
+					    &ninfos, &infos, 0) != 0)
+			hwloc_bitmap_zero(set);
+		kd->pus = bitmap_to_array(set, &kd->npus);
+		if (!kd->pus)
+			goto nomem;
+		k->n = i + 1;
+		eff[i] = e;
+		cap[i] = kind_info(infos, ninfos, "LinuxCapacity");
+		freq[i] = kind_info(infos, ninfos, "FrequencyMaxMHz");
+		all_eff &= e >= 0;
+		all_cap &= cap[i] > 0;
+		all_freq &= freq[i] > 0;
+		type = kind_core_type(infos, ninfos);
+		if (type)
+			snprintf(kd->name, sizeof(kd->name), "%s", type);
+		else if (cap[i] > 0)
+			snprintf(kd->name, sizeof(kd->name), "capacity %g",
+				 cap[i]);
+		else if (freq[i] > 0)
+			snprintf(kd->name, sizeof(kd->name), "%g MHz", freq[i]);
+		else
+			snprintf(kd->name, sizeof(kd->name), "kind %d", i);
+	}
+	rank = all_eff ? eff : all_cap ? cap : all_freq ? freq : NULL;
+	if (n > 1 && !rank)
+		k->ranked = 0;
+	/* Most powerful first; a stable insertion sort keeps hwloc's order
+	 * between equals. */
+	for (int i = 1; rank && i < n; i++)
+		for (int j = i; j > 0 && rank[j] > rank[j - 1]; j--) {
+			tm_cpu_kind tmp = k->kind[j];
+			double r = rank[j];
+
+			k->kind[j] = k->kind[j - 1];
+			k->kind[j - 1] = tmp;
+			rank[j] = rank[j - 1];
+			rank[j - 1] = r;
+		}
+	free(eff);
+	free(cap);
+	free(freq);
+	hwloc_bitmap_free(set);
+	*out = k;
+	return TM_OK;
+nomem:
+	free(eff);
+	free(cap);
+	free(freq);
+	hwloc_bitmap_free(set);
+	tm_cpu_kinds_free(k);
+	return tm_error_nomem(err);
+}
+
+tm_status tm_topology_load_kinds(const char *spec, const char *restrict_cpus,
+				 tm_leaf_kind leaves, tm_tree **out,
+				 tm_cpu_kinds **kinds, tm_error *err)
 {
 	hwloc_topology_t topo = NULL;
 	hwloc_bitmap_t allowed;
@@ -429,14 +605,24 @@ tm_status tm_topology_load(const char *spec, const char *restrict_cpus,
 	tm_error ignored;
 
 	*out = NULL;
+	if (kinds)
+		*kinds = NULL;
 	if (!err)
 		err = &ignored; /* the steps below read back the status */
 	if (!spec || !*spec)
 		return tm_error_set(err, TM_ERR_TOPOLOGY, "no topology given: "
 				    "expected this, xml:PATH, "
 				    "synthetic:DESCRIPTION or tree:ARITIES");
-	if (strncmp(spec, "tree:", 5) == 0)
-		return tm__topology_abstract(spec, restrict_cpus, out, err);
+	if (strncmp(spec, "tree:", 5) == 0) {
+		status = tm__topology_abstract(spec, restrict_cpus, out, err);
+		if (status == TM_OK && kinds &&
+		    !(*kinds = calloc(1, sizeof(**kinds)))) {
+			tm_tree_free(*out);
+			*out = NULL;
+			status = tm_error_nomem(err);
+		}
+		return status;
+	}
 	status = open_topology(spec, &topo, err);
 	if (status != TM_OK)
 		return status;
@@ -447,9 +633,23 @@ tm_status tm_topology_load(const char *spec, const char *restrict_cpus,
 		status = find_allowed(topo, spec, restrict_cpus, allowed, err);
 	if (status == TM_OK)
 		status = build_tree(topo, allowed, leaves, out, err);
+	if (status == TM_OK && kinds) {
+		status = read_kinds(topo, kinds, err);
+		if (status != TM_OK) {
+			tm_tree_free(*out);
+			*out = NULL;
+		}
+	}
 	hwloc_bitmap_free(allowed);
 	hwloc_topology_destroy(topo);
 	return status;
+}
+
+tm_status tm_topology_load(const char *spec, const char *restrict_cpus,
+			   tm_leaf_kind leaves, tm_tree **out, tm_error *err)
+{
+	return tm_topology_load_kinds(spec, restrict_cpus, leaves, out, NULL,
+				      err);
 }
 
 /* ------------------------------------------------------------------ */
