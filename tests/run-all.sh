@@ -85,6 +85,11 @@ if [ -z "${TM_RUN_ALL_COPY:-}" ] && ! reachable_by_others "$top"; then
 		cp -a "$top/." "$stage/"
 	fi || { echo "not ok - copy to $stage"; echo "0 passed, 1 failed"; exit 1; }
 	chmod -R o+rX "$stage"
+	# the corpus of real machines the tests read beside the tree
+	if [ -z "${TM_TOPOLOGIES:-}" ] && [ -d "$top/../shared/topologies" ]; then
+		TM_TOPOLOGIES=$(cd "$top/../shared/topologies" && pwd)
+		export TM_TOPOLOGIES
+	fi
 	TM_RUN_ALL_COPY=$top "$stage/tests/run-all.sh"
 	status=$?
 	# keep the logs beside the original tree, remove the copy
