@@ -230,12 +230,22 @@ up_failed() {
 }
 
 # launch NAME CMD...: start a daemon that forks itself into the background,
-# with the marker in its environment, the lock's fd closed and its early
-# complaints (before it opens its log) in DIR/log/NAME.log.
+# with the marker in its environment, no descriptor but 0-2 (the lock's fd 9
+# and whatever our caller holds open, e.g. its own lock file, would stay
+# open in the daemon for its whole life) and its early complaints (before
+# it opens its log) in DIR/log/NAME.log.
 launch() {
 	local name=$1
 	shift
-	env "$MARKER=$DIR" "$@" </dev/null >>"$DIR/log/$name.log" 2>&1 9>&-
+	(
+		local fd
+		exec </dev/null >>"$DIR/log/$name.log" 2>&1
+		for fd in /proc/$BASHPID/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
+		done
+		exec env "$MARKER=$DIR" "$@"
+	)
 }
 
 # record NAME PIDFILE: wait for the daemon's pid file, append "NAME PID
