@@ -40,6 +40,7 @@ typedef struct step_info {
 	int report;
 	char *cores;              /* the step's cores here, Slurm's numbers */
 	int ncores;
+	char step_cpus[CPULIST_MAX]; /* their OS CPUs, from Slurm and hwloc */
 	char cpus[CPULIST_MAX];   /* their OS CPUs, as the helper found them */
 } step_info;
 
@@ -237,7 +238,8 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 		return -1;
 	}
 	rc = placement_parse(res.out ? res.out : "", res.out_len, (int)s->nlocal,
-			     s->ranks, pl, s->cpus, sizeof(s->cpus), why, wl);
+			     s->ranks, s->topology[0] ? NULL : s->step_cpus, pl,
+			     s->cpus, sizeof(s->cpus), why, wl);
 	helper_result_free(&res);
 	return rc;
 }
@@ -392,6 +394,11 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 				 "the step (%.200s)", s.cores ? s.cores : "none");
 			goto failed;
 		}
+		/* what the helper's answer is checked against: Slurm's */
+		if (placement_step_cpus(s.cores, s.step_cpus,
+					sizeof(s.step_cpus), why,
+					sizeof(why)) < 0)
+			goto failed;
 	}
 	if (run_helper(cfg, &s, &pl, why, sizeof(why)) < 0)
 		goto failed;
