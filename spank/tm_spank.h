@@ -85,6 +85,13 @@ void local_resolve_matrix(const site_config *cfg, const char *arg,
 			  char *path, size_t psize, char *problem,
 			  size_t plen);
 
+/* A file directly in the site's matrix_dir (a bare name, auto=yes) is
+ * used only when root or `user` owns it and the directory is not writable
+ * by everyone without the sticky bit: -1 and problem otherwise.  Other
+ * paths: 0. */
+int local_site_file_trusted(const site_config *cfg, const char *path,
+			    uid_t user, char *problem, size_t plen);
+
 /* ---- srun: which node each rank runs on (jobwide.c) ---------------- */
 /* In the --comm-matrix option callback: export a hostfile or say why. */
 void jobwide_option(const site_config *cfg, const char *matrix_arg);
