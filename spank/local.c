@@ -168,7 +168,8 @@ static int check_file(const site_config *cfg, const char *path, int *size,
 			 (long long)st.st_size, cfg->max_size);
 		return -1;
 	}
-	if (tm_matrix_load(path, &m, &err) != TM_OK) {
+	/* the same limit while reading: the file may grow after the stat */
+	if (tm_matrix_load_limited(path, cfg->max_size, &m, &err) != TM_OK) {
 		text_clean(problem, plen, err.text, sizeof(err.text));
 		return -1;
 	}
@@ -301,6 +302,22 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 			setenv(cfg->fail ? ENV_ABORT : ENV_FALLBACK,
 			       chosen.problem, 1);
 			return cfg->fail ? -1 : 0;
+		}
+		if (user_opt.topology && !cfg->topology[0]) {
+			uint32_t cpt = 0;
+
+			if (spank_get_item(sp, S_STEP_CPUS_PER_TASK, &cpt) !=
+			    ESPANK_SUCCESS)
+				cpt = 1;
+			if (topology_too_big(user_opt.topology, ntasks, cpt,
+					     chosen.problem,
+					     sizeof(chosen.problem))) {
+				report_problem(cfg, chosen.problem);
+				unset_all_variables();
+				setenv(cfg->fail ? ENV_ABORT : ENV_FALLBACK,
+				       chosen.problem, 1);
+				return cfg->fail ? -1 : 0;
+			}
 		}
 		use = 1;
 	} else if (!cfg->error[0]) {

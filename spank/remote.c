@@ -369,8 +369,13 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 		goto failed;
 	if (cfg->topology[0])
 		snprintf(s.topology, sizeof(s.topology), "%s", cfg->topology);
-	else if (job_env(sp, ENV_TOPOLOGY, env, sizeof(env)) == 0)
+	else if (job_env(sp, ENV_TOPOLOGY, env, sizeof(env)) == 0) {
 		snprintf(s.topology, sizeof(s.topology), "%s", env);
+		/* the user's: what it may cost this node is bounded */
+		if (topology_too_big(s.topology, s.ntasks, s.cpus_per_task, why,
+				     sizeof(why)))
+			goto failed;
+	}
 	plan->dry_run = s.topology[0] != '\0';
 	/* The user's --comm-matrix-algorithm wins over the site's algorithm=.
 	 * srun checked the name; the job's environment is the user's to

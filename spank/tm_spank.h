@@ -129,4 +129,12 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same for a text of any length, such as a many-line report. */
 void say_text(const char *text, size_t len);
 
+/* A user's tree:ARITIES topology with more leaves than a step of ntasks
+ * tasks of cpus_per_task CPUs can need (at least TOPOLOGY_STEP_MIN_LEAVES,
+ * a large node): 1 and why.  0 for anything else (the helper checks the
+ * rest and bounds every tree: at TM_TREE_SPEC_MAX_LEAVES). */
+enum { TOPOLOGY_STEP_MIN_LEAVES = 65536 };
+int topology_too_big(const char *topology, uint32_t ntasks,
+		     uint32_t cpus_per_task, char *why, size_t wl);
+
 #endif /* TM_SPANK_H */

@@ -3,8 +3,9 @@
 # 23-hardening.sh - what an ordinary user tried against the plugin on a real
 # cluster, and what an admin would check afterwards: no forged line in
 # slurmd's log from an option smuggled into the step's environment, no task
-# bound outside the step's CPUs by a replaced helper, no matrix of another
-# user picked from the site's matrix_dir, and the nodes still fine.
+# bound outside the step's CPUs by a replaced helper, no huge tree: built
+# for a step, no matrix of another user picked from the site's matrix_dir,
+# and the nodes still fine.
 set -u
 # shellcheck source=tests/e2e/lib.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
@@ -76,6 +77,17 @@ else
 	tm_check_placed "the real helper, srun -n1" 1
 	check_eq "the real helper, srun -n1: on Slurm's CPU" "$(tm_col allowed)" "$own"
 fi
+
+# ---- 3. what a step's options can make a node spend ------------------------
+
+tm_plugstack required
+tm_run as_user srun -Q -N1 -n2 --comm-matrix=m2.json --comm-matrix-topology=tree:8388608,2 "$TM_PROBE"
+check_match "tree:8388608,2 for a 2-task step: refused in srun, saying the bound" "$TM_ERR" \
+	"^treematch: warning: --comm-matrix-topology=tree:8388608,2: more than 65536 leaves: expected at most 65536 for this step; tasks keep Slurm's binding\$"
+check_eq "... the step runs, its status says why" "$TM_RC $(tm_col status | sort -u)" \
+	"0 fallback: --comm-matrix-topology=tree:8388608,2: more than 65536 leaves: expected at most 65536 for this step"
+tm_run as_user srun -Q -N1 -n2 --comm-matrix=m2.json --comm-matrix-topology=tree:2,8,2 "$TM_PROBE"
+check_eq "tree:2,8,2 for the same step: a dry run as before" "$TM_RC $(tm_col status | sort -u)" "0 dry-run"
 
 # ---- 5. matrix_dir: whose files are used ----------------------------------------
 
