@@ -53,7 +53,7 @@ tm_status tm_matrix_load_limited(const char *path, long long max_bytes,
  * job step's task count): a file's "size" is checked against it before
  * anything of that size is allocated (TM_ERR_SIZE, "PATH: the matrix's
  * size is N, but the job step has ORDER tasks").  -1: any size.  What a
- * file costs is bounded by its length: about 20 times it for a dense
+ * file costs is bounded by its length: about 16 times it for a dense
  * matrix, and JSON of more than 16 MiB must be of the plain shape
  * (doc/matrix-format.md), which is read without building JSON values. */
 tm_status tm_matrix_load_sized(const char *path, long long max_bytes,

@@ -54,10 +54,12 @@ void tm__entry_list_free(tm_entry_list *list);
 
 /* tm_matrix_from_entries on a list read from file `name`; its errors
  * (a pair whose weights add up to infinity) are prefixed with the name.
+ * The list is freed on the way (tm__entry_list_free), as soon as the
+ * matrix no longer needs it: it may be freed again.
  * order >= 0: the matrix must have that many ranks, checked before
  * anything of the file's size n is allocated (TM_ERR_SIZE). */
 tm_status tm__matrix_from_list(const char *name, int n, long order,
-			      const tm_entry_list *list, tm_matrix **out,
+			      tm_entry_list *list, tm_matrix **out,
 			      tm_error *err);
 
 /* What every weight in a file must be.  NaN fails `w >= 0`; -0 passes
@@ -85,7 +87,7 @@ tm_status tm__matrix_parse_mat(const char *name, const char *text,
 
 /* Above this many bytes a JSON file must be of the plain shape the fast
  * reader takes: jansson's values cost about 50 times the text (a dense
- * matrix of one-digit weights), the fast reader's about 20. */
+ * matrix of one-digit weights), the fast reader's about 16. */
 #define TM_MATRIX_JANSSON_MAX (16LL << 20)
 
 /* The JSON files programs write, read without building jansson values
