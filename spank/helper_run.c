@@ -11,7 +11,9 @@
  * (RLIMIT_FSIZE 0), a CPU limit, an address-space limit, and dies with its
  * parent.  It is exec'd with an argv, never through a shell.  The parent
  * reads at most a bounded amount of output, and kills the child's process
- * group at the deadline, even once the child has closed its output.
+ * group at the deadline, even once the child has closed its output, or as
+ * soon as the step is cancelled (job->cancelled, or a SIGTERM or SIGINT
+ * pending for slurmstepd).
  * Between fork and exec the child only makes async-signal-safe calls:
  * slurmstepd is multithreaded.
  */
@@ -176,18 +178,49 @@ static long ms_left(const struct timespec *deadline)
 	       (deadline->tv_nsec - now.tv_nsec) / 1000000;
 }
 
-/* Read the child's output until both pipes close, the deadline, or too
- * much output; then reap it, killing its group if it is still running at
- * the deadline: a helper that closes its output and goes on must not hold
- * slurmstepd.  The child's wait status goes to *status. */
+/* How often the step's cancellation is looked for, in ms: a question to
+ * slurmctld each time, and only while a helper runs longer than this. */
+enum { CANCEL_POLL_MS = 1000, SIGNAL_POLL_MS = 100 };
+
+/* Is the step being stopped?  slurmstepd blocks SIGTERM and SIGINT in its
+ * threads: one that reached the process stays pending, visible here.
+ * Slurm's scancel does not signal slurmstepd itself while user_init runs
+ * (it waits for the tasks), so job->cancelled asks the controller. */
+static int step_stopping(const helper_job *job, struct timespec *next_ask)
+{
+	sigset_t pending;
+	struct timespec now;
+
+	if (sigpending(&pending) == 0 &&
+	    (sigismember(&pending, SIGTERM) == 1 ||
+	     sigismember(&pending, SIGINT) == 1))
+		return 1;
+	if (!job->cancelled)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec < next_ask->tv_sec ||
+	    (now.tv_sec == next_ask->tv_sec && now.tv_nsec < next_ask->tv_nsec))
+		return 0;
+	*next_ask = now;
+	next_ask->tv_sec += CANCEL_POLL_MS / 1000;
+	return job->cancelled(job->cancel_arg);
+}
+
+/* Read the child's output until both pipes close, the deadline, the
+ * step's cancellation, or too much output; then reap it, killing its group
+ * if it is still running at the deadline: a helper that closes its output
+ * and goes on must not hold slurmstepd.  The child's wait status goes to
+ * *status. */
 static void collect(const helper_job *job, helper_result *res, int out_fd,
 		    int err_fd, pid_t pid, int *status)
 {
-	struct timespec deadline;
+	struct timespec deadline, next_ask;
 	struct pollfd fds[2] = { { out_fd, POLLIN, 0 }, { err_fd, POLLIN, 0 } };
 	int open_fds = 2;
 
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	next_ask = deadline;
+	next_ask.tv_sec += CANCEL_POLL_MS / 1000;
 	deadline.tv_sec += job->timeout;
 	while (open_fds > 0) {
 		long left = ms_left(&deadline);
@@ -196,7 +229,11 @@ static void collect(const helper_job *job, helper_result *res, int out_fd,
 			res->timed_out = 1;
 			break;
 		}
-		int n = poll(fds, 2, (int)(left > 1000000 ? 1000000 : left));
+		if (step_stopping(job, &next_ask)) {
+			res->cancelled = 1;
+			break;
+		}
+		int n = poll(fds, 2, (int)(left > SIGNAL_POLL_MS ? SIGNAL_POLL_MS : left));
 		if (n < 0 && errno != EINTR) {
 			res->timed_out = 1; /* cannot watch it: stop it */
 			break;
@@ -219,7 +256,7 @@ static void collect(const helper_job *job, helper_result *res, int out_fd,
 		}
 	}
 	/* both pipes closed: it is exiting, or it lives on without them */
-	while (!res->timed_out && !res->too_much) {
+	while (!res->timed_out && !res->too_much && !res->cancelled) {
 		pid_t got = waitpid(pid, status, WNOHANG);
 		if (got == pid)
 			return;
@@ -229,6 +266,10 @@ static void collect(const helper_job *job, helper_result *res, int out_fd,
 		}
 		if (ms_left(&deadline) <= 0) {
 			res->timed_out = 1;
+			break;
+		}
+		if (step_stopping(job, &next_ask)) {
+			res->cancelled = 1;
 			break;
 		}
 		struct timespec tick = { 0, 2000000 };

@@ -18,6 +18,11 @@ typedef struct helper_job {
 	size_t max_err;
 	int as_caller;         /* srun: already the user, keep its ids */
 	int stdin_fd;          /* the helper's stdin; -1: /dev/null */
+	/* Asked about once a second while the helper runs (NULL: never):
+	 * nonzero when what it works for is gone (the step was cancelled),
+	 * and the helper is stopped at once instead of at its deadline. */
+	int (*cancelled)(void *arg);
+	void *cancel_arg;
 } helper_job;
 
 typedef struct helper_result {
@@ -29,6 +34,7 @@ typedef struct helper_result {
 	int signal;            /* or killed by this signal */
 	int timed_out;         /* killed at the deadline */
 	int too_much;          /* killed for printing too much */
+	int cancelled;         /* killed because job->cancelled said so */
 } helper_result;
 
 /* 0 when the helper ran (see res), -1 when it could not be started (why

@@ -15,7 +15,9 @@
  *     exists and its size is the step's task count (recurring jobs).
  *
  * What the check covers: a regular file no larger than max_size, readable
- * by the user, that parses, whose size is the step's task count.  Failing,
+ * by the user, that parses, whose size is the step's task count; a file
+ * of matrix_dir also owned by root or the user, in a directory that others
+ * cannot write to (or with the sticky bit).  Failing,
  * on_error=warn prints one warning and the step runs with Slurm's binding;
  * on_error=fail prints the error and the step does not start (srun stops
  * here when the plugin is "required"; when it is "optional" Slurm ignores
@@ -100,6 +102,47 @@ void local_resolve_matrix(const site_config *cfg, const char *arg,
 		 arg, cwd, cfg->matrix_dir);
 }
 
+int local_site_file_trusted(const site_config *cfg, const char *path,
+			    uid_t user, char *problem, size_t plen)
+{
+	size_t dlen = strlen(cfg->matrix_dir);
+	struct stat st;
+
+	while (dlen > 1 && cfg->matrix_dir[dlen - 1] == '/')
+		dlen--;
+	const char *name = path + dlen;
+	if (!dlen || strncmp(path, cfg->matrix_dir, dlen) != 0 || *name != '/')
+		return 0;
+	name += strspn(name, "/");
+	if (strchr(name, '/'))
+		return 0; /* not the site's: the user chose it by its path */
+	/* matrix_dir's files are picked by name (auto=yes: the job's name),
+	 * so anyone who can put one there chooses other users' placements */
+	if (stat(cfg->matrix_dir, &st) < 0) {
+		snprintf(problem, plen, "%.512s: cannot open the site's "
+			 "matrix_dir: %s", cfg->matrix_dir, strerror(errno));
+		return -1;
+	}
+	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+		snprintf(problem, plen, "%.512s: the site's matrix_dir is "
+			 "writable by everyone without the sticky bit: its files "
+			 "are not used", cfg->matrix_dir);
+		return -1;
+	}
+	if (stat(path, &st) < 0) {
+		snprintf(problem, plen, "%.512s: cannot open: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	if (st.st_uid != 0 && st.st_uid != user) {
+		snprintf(problem, plen, "%.512s: owned by uid %u, expected root "
+			 "or the job's user (uid %u) in the site's matrix_dir",
+			 path, (unsigned)st.st_uid, (unsigned)user);
+		return -1;
+	}
+	return 0;
+}
+
 /* The checks srun can make as the user; *size set when the file parsed. */
 static int check_file(const site_config *cfg, const char *path, int *size,
 		      char *problem, size_t plen)
@@ -108,6 +151,8 @@ static int check_file(const site_config *cfg, const char *path, int *size,
 	tm_matrix *m = NULL;
 	tm_error err = { 0 };
 
+	if (local_site_file_trusted(cfg, path, getuid(), problem, plen) < 0)
+		return -1;
 	if (stat(path, &st) < 0) {
 		snprintf(problem, plen, "%.512s: cannot open: %s", path,
 			 strerror(errno));
@@ -123,7 +168,8 @@ static int check_file(const site_config *cfg, const char *path, int *size,
 			 (long long)st.st_size, cfg->max_size);
 		return -1;
 	}
-	if (tm_matrix_load(path, &m, &err) != TM_OK) {
+	/* the same limit while reading: the file may grow after the stat */
+	if (tm_matrix_load_limited(path, cfg->max_size, &m, &err) != TM_OK) {
 		text_clean(problem, plen, err.text, sizeof(err.text));
 		return -1;
 	}
@@ -256,6 +302,22 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 			setenv(cfg->fail ? ENV_ABORT : ENV_FALLBACK,
 			       chosen.problem, 1);
 			return cfg->fail ? -1 : 0;
+		}
+		if (user_opt.topology && !cfg->topology[0]) {
+			uint32_t cpt = 0;
+
+			if (spank_get_item(sp, S_STEP_CPUS_PER_TASK, &cpt) !=
+			    ESPANK_SUCCESS)
+				cpt = 1;
+			if (topology_too_big(user_opt.topology, ntasks, cpt,
+					     chosen.problem,
+					     sizeof(chosen.problem))) {
+				report_problem(cfg, chosen.problem);
+				unset_all_variables();
+				setenv(cfg->fail ? ENV_ABORT : ENV_FALLBACK,
+				       chosen.problem, 1);
+				return cfg->fail ? -1 : 0;
+			}
 		}
 		use = 1;
 	} else if (!cfg->error[0]) {

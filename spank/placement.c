@@ -3,10 +3,14 @@
  * placement.c - read treematch-helper's answer.  The helper ran as the
  * job's user, who could have tampered with it, so its output is checked
  * like any user input before anything is used: the right ranks in the
- * right order, each on valid CPUs within those it placed them among.
- * Binding happens in the task, as the user, with sched_setaffinity: it can
- * do nothing the user could not do in the task itself, and where Slurm
- * confines jobs (task/cgroup) the kernel refuses CPUs outside the job.
+ * right order, each on valid CPUs inside the step's own allocation on this
+ * node.  That allocation comes from Slurm (the step's cores here, mapped to
+ * OS CPUs with hwloc as the helper maps --slurm-cores), never from the
+ * helper: the user can replace the helper and make it claim any "cpus".
+ * Binding happens in the task, as the user, with sched_setaffinity; where
+ * Slurm confines jobs (task/cgroup) the kernel also refuses CPUs outside
+ * the job, but without cgroups this check is all that keeps a step inside
+ * its allocation.
  */
 #include <config.h>
 
@@ -45,7 +49,64 @@ static int to_bitmap(hwloc_bitmap_t set, const int *cpus, int n)
 	return 0;
 }
 
+int placement_step_cpus(const char *cores, char *cpus, size_t cpus_size,
+			char *why, size_t whylen)
+{
+	hwloc_topology_t topo;
+	hwloc_bitmap_t list = hwloc_bitmap_alloc(), set = hwloc_bitmap_alloc();
+	hwloc_obj_type_t type = HWLOC_OBJ_CORE;
+	int rc = -1, c, ncores;
+
+	if (!list || !set || hwloc_topology_init(&topo) != 0) {
+		snprintf(why, whylen, "out of memory");
+		hwloc_bitmap_free(list);
+		hwloc_bitmap_free(set);
+		return -1;
+	}
+	/* the helper's view: every core, even those outside this process's
+	 * cpuset, numbered in hwloc's logical order as Slurm numbers them;
+	 * nothing but CPUs and caches is needed */
+	hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+	hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
+	if (hwloc_topology_load(topo) != 0) {
+		snprintf(why, whylen, "cannot read this node's topology");
+		goto out;
+	}
+	if ((ncores = hwloc_get_nbobjs_by_type(topo, type)) <= 0) {
+		type = HWLOC_OBJ_PU; /* no core objects: a PU is a core */
+		ncores = hwloc_get_nbobjs_by_type(topo, type);
+	}
+	/* Slurm's list, bounded (no "4-", which hwloc reads as endless) */
+	if (!cores || strspn(cores, "0123456789,-") != strlen(cores) ||
+	    strstr(cores, "--") || cores[strlen(cores) - 1] == '-' ||
+	    hwloc_bitmap_list_sscanf(list, cores) != 0 ||
+	    hwloc_bitmap_iszero(list) || hwloc_bitmap_last(list) >= ncores) {
+		snprintf(why, whylen, "Slurm's core list for the step (%.200s) "
+			 "does not fit this node's %d cores", cores ? cores : "",
+			 ncores);
+		goto out;
+	}
+	hwloc_bitmap_foreach_begin(c, list) {
+		hwloc_obj_t obj = hwloc_get_obj_by_type(topo, type, (unsigned)c);
+		if (obj && obj->cpuset)
+			hwloc_bitmap_or(set, set, obj->cpuset);
+	} hwloc_bitmap_foreach_end();
+	if (hwloc_bitmap_iszero(set) ||
+	    hwloc_bitmap_list_snprintf(cpus, cpus_size, set) >= (int)cpus_size) {
+		snprintf(why, whylen, "Slurm's core list for the step (%.200s) "
+			 "names no CPU of this node", cores);
+		goto out;
+	}
+	rc = 0;
+out:
+	hwloc_topology_destroy(topo);
+	hwloc_bitmap_free(list);
+	hwloc_bitmap_free(set);
+	return rc;
+}
+
 static int check_entry(const tm_placement_entry *e, int i, uint32_t rank,
+		       hwloc_const_bitmap_t step, const char *step_text,
 		       hwloc_const_bitmap_t allowed, hwloc_bitmap_t set,
 		       placement *p, char *why, size_t whylen)
 {
@@ -56,6 +117,13 @@ static int check_entry(const tm_placement_entry *e, int i, uint32_t rank,
 	}
 	if (to_bitmap(set, e->cpus, e->ncpus) < 0) {
 		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	if (step && !hwloc_bitmap_isincluded(set, step)) {
+		/* e->cpus_text was parsed as a bounded list: safe to quote */
+		snprintf(why, whylen, "the helper placed rank %u on CPUs %.64s, "
+			 "outside the step's CPUs on this node (%.64s)", rank,
+			 e->cpus_text, step_text);
 		return -1;
 	}
 	if (!hwloc_bitmap_isincluded(set, allowed)) {
@@ -73,21 +141,29 @@ static int check_entry(const tm_placement_entry *e, int i, uint32_t rank,
 }
 
 int placement_parse(const char *text, size_t len, int n,
-		    const uint32_t *ranks, placement *p, char *cpus,
-		    size_t cpus_size, char *why, size_t whylen)
+		    const uint32_t *ranks, const char *step_cpus, placement *p,
+		    char *cpus, size_t cpus_size, char *why, size_t whylen)
 {
 	tm_placement_file *file = NULL;
 	tm_error err;
 	hwloc_bitmap_t allowed_set = hwloc_bitmap_alloc();
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	hwloc_bitmap_t step = step_cpus ? hwloc_bitmap_alloc() : NULL;
 	int rc = -1;
 
 	memset(p, 0, sizeof(*p));
 	p->cpus = calloc((size_t)n + 1, sizeof(char *));
 	p->cores = calloc((size_t)n + 1, sizeof(char *));
 	p->n = n;
-	if (!p->cpus || !p->cores || !set || !allowed_set) {
+	if (!p->cpus || !p->cores || !set || !allowed_set ||
+	    (step_cpus && !step)) {
 		snprintf(why, whylen, "out of memory");
+		goto out;
+	}
+	/* made by placement_step_cpus: a bounded list */
+	if (step && (hwloc_bitmap_list_sscanf(step, step_cpus) != 0 ||
+		     hwloc_bitmap_iszero(step))) {
+		snprintf(why, whylen, "the step's CPUs on this node are unknown");
 		goto out;
 	}
 	/* the reader's message quotes the output: cleaned before it is
@@ -114,9 +190,16 @@ int placement_parse(const char *text, size_t len, int n,
 		goto out;
 	}
 	for (int i = 0; i < n; i++)
-		if (check_entry(&file->entry[i], i, ranks[i], allowed_set, set,
-				p, why, whylen) < 0)
+		if (check_entry(&file->entry[i], i, ranks[i], step, step_cpus,
+				allowed_set, set, p, why, whylen) < 0)
 			goto out;
+	/* the "cpus" of the report must not claim more than the step has */
+	if (step && !hwloc_bitmap_isincluded(allowed_set, step)) {
+		snprintf(why, whylen, "the helper says it placed the ranks among "
+			 "CPUs %.64s, not all the step's on this node (%.64s)",
+			 cpus, step_cpus);
+		goto out;
+	}
 	p->ncosts = file->ncosts;
 	for (int c = 0; c < file->ncosts && c < PLACEMENT_MAX_COSTS; c++) {
 		snprintf(p->cost_name[c], sizeof(p->cost_name[c]), "%s",
@@ -129,6 +212,7 @@ out:
 	tm_placement_free(file);
 	hwloc_bitmap_free(set);
 	hwloc_bitmap_free(allowed_set);
+	hwloc_bitmap_free(step);
 	if (rc < 0)
 		placement_free(p);
 	return rc;

@@ -11,6 +11,7 @@
  */
 #include <config.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@ typedef struct step_info {
 	int report;
 	char *cores;              /* the step's cores here, Slurm's numbers */
 	int ncores;
+	char step_cpus[CPULIST_MAX]; /* their OS CPUs, from Slurm and hwloc */
 	char cpus[CPULIST_MAX];   /* their OS CPUs, as the helper found them */
 } step_info;
 
@@ -167,6 +169,100 @@ static void helper_problem(const helper_result *res, const site_config *cfg,
 			 res->exit_code);
 }
 
+/*
+ * Has the step been cancelled while the helper runs?  scancel (of the job
+ * or of the step) reaches slurmstepd as a request from slurmd, which
+ * slurmstepd answers in a thread of its own; while user_init runs, that
+ * thread waits for the tasks to exist (Slurm's _wait_for_job_running, up to
+ * two minutes) and nothing else tells the plugin.  So: a thread that was
+ * not there when the helper started, still waiting on a futex a second
+ * later, is such a request, and the helper is stopped so that Slurm can
+ * finish the step.  Short-lived requests (state, stat) never wait that
+ * long.  Only threads of slurmstepd itself are looked at, by their name.
+ */
+enum { WATCH_MAX = 64 };
+
+typedef struct thread_watch {
+	pid_t known[WATCH_MAX];   /* threads before the helper started */
+	int nknown;
+	pid_t waiting[WATCH_MAX]; /* new threads waiting at the last look */
+	int nwaiting;
+} thread_watch;
+
+static int read_small(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int has_tid(const pid_t *set, int n, pid_t tid)
+{
+	for (int i = 0; i < n; i++)
+		if (set[i] == tid)
+			return 1;
+	return 0;
+}
+
+/* The threads of this process, into tids (at most max); only those that
+ * are slurmstepd's and wait on a futex when waiting_only. */
+static int list_threads(pid_t *tids, int max, int waiting_only)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		char path[64], text[64];
+		pid_t tid = (pid_t)atoi(e->d_name);
+
+		if (tid <= 0)
+			continue;
+		if (waiting_only) {
+			snprintf(path, sizeof(path), "/proc/self/task/%d/comm",
+				 (int)tid);
+			if (read_small(path, text, sizeof(text)) < 0 ||
+			    strcmp(text, "slurmstepd") != 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/self/task/%d/wchan",
+				 (int)tid);
+			if (read_small(path, text, sizeof(text)) < 0 ||
+			    !strstr(text, "futex"))
+				continue;
+		}
+		tids[n++] = tid;
+	}
+	closedir(d);
+	return n;
+}
+
+static int step_cancelled(void *arg)
+{
+	thread_watch *w = arg;
+	pid_t now[WATCH_MAX];
+	int n = list_threads(now, WATCH_MAX, 1), kept = 0, seen_twice = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (has_tid(w->known, w->nknown, now[i]))
+			continue;
+		if (has_tid(w->waiting, w->nwaiting, now[i]))
+			seen_twice = 1;
+		now[kept++] = now[i];
+	}
+	memcpy(w->waiting, now, (size_t)kept * sizeof(*now));
+	w->nwaiting = kept;
+	return seen_twice;
+}
+
 static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 		      char *why, size_t wl)
 {
@@ -225,14 +321,23 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 	argv[a++] = "json";
 	argv[a] = NULL;
 
+	thread_watch watch = { .nknown = 0 };
+	watch.nknown = list_threads(watch.known, WATCH_MAX, 0);
 	helper_job job = { cfg->helper, argv, s->uid, s->gid, s->gids, s->ngids,
 			   cfg->timeout, 65536 + (size_t)s->nlocal * 512, 65536,
-			   .as_caller = 0, .stdin_fd = -1 };
+			   .as_caller = 0, .stdin_fd = -1,
+			   .cancelled = step_cancelled, .cancel_arg = &watch };
 	int rc = helper_run(&job, &res, why, wl);
 	free(ranks);
 	if (rc < 0) {
 		helper_result_free(&res);
 		return -1;
+	}
+	if (res.cancelled) {
+		snprintf(why, wl, "the step was cancelled while "
+			 "treematch-helper ran: stopped it");
+		helper_result_free(&res);
+		return -2;
 	}
 	if (!res.exited || res.exit_code != 0 || res.timed_out ||
 	    res.too_much) {
@@ -241,7 +346,8 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 		return -1;
 	}
 	rc = placement_parse(res.out ? res.out : "", res.out_len, (int)s->nlocal,
-			     s->ranks, pl, s->cpus, sizeof(s->cpus), why, wl);
+			     s->ranks, s->topology[0] ? NULL : s->step_cpus, pl,
+			     s->cpus, sizeof(s->cpus), why, wl);
 	helper_result_free(&res);
 	return rc;
 }
@@ -366,10 +472,18 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 			 s.matrix);
 		goto failed;
 	}
+	/* srun checked it; the file may have been replaced since */
+	if (local_site_file_trusted(cfg, s.matrix, s.uid, why, sizeof(why)) < 0)
+		goto failed;
 	if (cfg->topology[0])
 		snprintf(s.topology, sizeof(s.topology), "%s", cfg->topology);
-	else if (job_env(sp, ENV_TOPOLOGY, env, sizeof(env)) == 0)
+	else if (job_env(sp, ENV_TOPOLOGY, env, sizeof(env)) == 0) {
 		snprintf(s.topology, sizeof(s.topology), "%s", env);
+		/* the user's: what it may cost this node is bounded */
+		if (topology_too_big(s.topology, s.ntasks, s.cpus_per_task, why,
+				     sizeof(why)))
+			goto failed;
+	}
 	plan->dry_run = s.topology[0] != '\0';
 	/* The user's --comm-matrix-algorithm wins over the site's algorithm=.
 	 * srun checked the name; the job's environment is the user's to
@@ -396,8 +510,26 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 				 "the step (%.200s)", s.cores ? s.cores : "none");
 			goto failed;
 		}
+		/* what the helper's answer is checked against: Slurm's */
+		if (placement_step_cpus(s.cores, s.step_cpus,
+					sizeof(s.step_cpus), why,
+					sizeof(why)) < 0)
+			goto failed;
 	}
-	if (run_helper(cfg, &s, &pl, why, sizeof(why)) < 0)
+	int ran = run_helper(cfg, &s, &pl, why, sizeof(why));
+	if (ran == -2) {
+		/* nothing to fall back to: Slurm is ending the step */
+		plan->refuse = 1;
+		text_clean(env, sizeof(env), why, strlen(why));
+		snprintf(plan->status, sizeof(plan->status), "fallback: %.900s",
+			 env);
+		slurm_info(PLUGIN ": %s: step %u.%u: %s", s.node, s.jobid,
+			   s.stepid, env);
+		placement_free(&pl);
+		free(s.ranks);
+		return 0;
+	}
+	if (ran < 0)
 		goto failed;
 
 	if (s.report)

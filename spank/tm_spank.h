@@ -86,6 +86,13 @@ void local_resolve_matrix(const site_config *cfg, const char *arg,
 			  char *path, size_t psize, char *problem,
 			  size_t plen);
 
+/* A file directly in the site's matrix_dir (a bare name, auto=yes) is
+ * used only when root or `user` owns it and the directory is not writable
+ * by everyone without the sticky bit: -1 and problem otherwise.  Other
+ * paths: 0. */
+int local_site_file_trusted(const site_config *cfg, const char *path,
+			    uid_t user, char *problem, size_t plen);
+
 /* ---- srun: which node each rank runs on (jobwide.c) ---------------- */
 /* In the --comm-matrix option callback: export a hostfile or say why. */
 void jobwide_option(const site_config *cfg, const char *matrix_arg);
@@ -122,5 +129,13 @@ void text_clean(char *dst, size_t size, const char *src, size_t len);
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same for a text of any length, such as a many-line report. */
 void say_text(const char *text, size_t len);
+
+/* A user's tree:ARITIES topology with more leaves than a step of ntasks
+ * tasks of cpus_per_task CPUs can need (at least TOPOLOGY_STEP_MIN_LEAVES,
+ * a large node): 1 and why.  0 for anything else (the helper checks the
+ * rest and bounds every tree: at TM_TREE_SPEC_MAX_LEAVES). */
+enum { TOPOLOGY_STEP_MIN_LEAVES = 65536 };
+int topology_too_big(const char *topology, uint32_t ntasks,
+		     uint32_t cpus_per_task, char *why, size_t wl);
 
 #endif /* TM_SPANK_H */

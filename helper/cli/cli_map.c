@@ -462,7 +462,9 @@ int cli_map(int argc, char **argv)
 		return CLI_OK; /* --help */
 	if (rc)
 		return rc;
-	if (tm_matrix_load_limited(o.matrix, o.max_size, &m, &err))
+	/* --ntasks: a "size" of another step is refused before the matrix
+	 * of that size is built */
+	if (tm_matrix_load_sized(o.matrix, o.max_size, o.ntasks, &m, &err))
 		return cli_input_error(&err);
 	/* the file's JSON values are done with: give their memory back
 	 * before the mapping needs its own (a dense matrix's take ~20 times

@@ -49,6 +49,16 @@ tm_status tm_matrix_load(const char *path, tm_matrix **out, tm_error *err);
 tm_status tm_matrix_load_limited(const char *path, long long max_bytes,
 				 tm_matrix **out, tm_error *err);
 
+/* The same, and when order >= 0 the matrix must have `order` ranks (the
+ * job step's task count): a file's "size" is checked against it before
+ * anything of that size is allocated (TM_ERR_SIZE, "PATH: the matrix's
+ * size is N, but the job step has ORDER tasks").  -1: any size.  What a
+ * file costs is bounded by its length: about 16 times it for a dense
+ * matrix, and JSON of more than 16 MiB must be of the plain shape
+ * (doc/matrix-format.md), which is read without building JSON values. */
+tm_status tm_matrix_load_sized(const char *path, long long max_bytes,
+			       long order, tm_matrix **out, tm_error *err);
+
 /* Parse from memory; `name` is used in error texts in place of a path. */
 tm_status tm_matrix_parse(const char *name, const char *text, size_t len,
 			  tm_matrix **out, tm_error *err);

@@ -28,6 +28,10 @@ typedef enum tm_leaf_kind {
 	TM_LEAF_PU    /* one leaf per hardware thread */
 } tm_leaf_kind;
 
+/* Most leaves a "tree:" spec may have (the product of its arities), checked
+ * before anything is built: bounds what a user's spec costs a node. */
+enum { TM_TREE_SPEC_MAX_LEAVES = 1 << 20 };
+
 /* restrict_cpus may be NULL (everything).  Errors name the topology spec or
  * the restriction and say what was expected, e.g.
  *   "--restrict 8-15: no such CPUs in topology synthetic:core:4 (0-3)". */

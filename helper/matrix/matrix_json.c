@@ -272,18 +272,30 @@ static tm_status read_root(const char *name, const json_t *root, int *n,
 }
 
 tm_status tm__matrix_parse_json(const char *name, const char *text,
-			       size_t len, tm_matrix **out, tm_error *err)
+			       size_t len, long order, tm_matrix **out,
+			       tm_error *err)
 {
 	tm_status status;
 
 	*out = NULL;
-	if (tm__matrix_parse_json_fast(name, text, len, out, &status, err))
+	if (tm__matrix_parse_json_fast(name, text, len, order, out, &status,
+				       err))
 		return status;
-	return tm__matrix_parse_json_jansson(name, text, len, out, err);
+	/* what a node spends on a file must stay a small multiple of its
+	 * size: jansson's values would take about 50 times a large one */
+	if ((long long)len > TM_MATRIX_JANSSON_MAX)
+		return tm_error_set(err, TM_ERR_FORMAT, "%s: %zu bytes: a JSON "
+				    "matrix of more than %lld MiB must be valid "
+				    "and plain: \"size\", \"entries\" or "
+				    "\"matrix\", \"version\", \"unit\" and one "
+				    "other list of triples, strings of ASCII "
+				    "without escapes", name, len,
+				    TM_MATRIX_JANSSON_MAX >> 20);
+	return tm__matrix_parse_json_jansson(name, text, len, order, out, err);
 }
 
 tm_status tm__matrix_parse_json_jansson(const char *name, const char *text,
-				       size_t len, tm_matrix **out,
+				       size_t len, long order, tm_matrix **out,
 				       tm_error *err)
 {
 	json_error_t jerr;
@@ -302,7 +314,7 @@ tm_status tm__matrix_parse_json_jansson(const char *name, const char *text,
 	 * all at once after tm_matrix_load instead: cli_map.c). */
 	json_decref(root);
 	if (status == TM_OK)
-		status = tm__matrix_from_list(name, n, &list, out, err);
+		status = tm__matrix_from_list(name, n, order, &list, out, err);
 	tm__entry_list_free(&list);
 	return status;
 }

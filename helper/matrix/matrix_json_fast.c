@@ -211,8 +211,8 @@ static int rows(scan *s, tm_entry_list *list, long long *nrows)
 }
 
 int tm__matrix_parse_json_fast(const char *name, const char *text,
-			      size_t len, tm_matrix **out, tm_status *status,
-			      tm_error *err)
+			      size_t len, long order, tm_matrix **out,
+			      tm_status *status, tm_error *err)
 {
 	enum { SEEN_VERSION = 1, SEEN_SIZE = 2, SEEN_UNIT = 4,
 	       SEEN_ENTRIES = 8, SEEN_MATRIX = 16 };
@@ -281,7 +281,8 @@ int tm__matrix_parse_json_fast(const char *name, const char *text,
 	    max_rank >= size || ((seen & SEEN_MATRIX) && nrows != size))
 		goto decline;
 	ok = 1;
-	*status = tm__matrix_from_list(name, (int)size, &list, out, err);
+	*status = tm__matrix_from_list(name, (int)size, order, &list, out,
+					err);
 decline:
 	tm__entry_list_free(&list);
 	return ok;

@@ -15,8 +15,8 @@
 
 #include "matrix/matrix_parse.h"
 
-tm_status tm_matrix_parse(const char *name, const char *text, size_t len,
-			  tm_matrix **out, tm_error *err)
+static tm_status parse_sized(const char *name, const char *text, size_t len,
+			     long order, tm_matrix **out, tm_error *err)
 {
 	size_t first = 0;
 
@@ -31,8 +31,14 @@ tm_status tm_matrix_parse(const char *name, const char *text, size_t len,
 	 * byte decides; '[' goes to JSON to be told that the top level
 	 * must be an object. */
 	if (text[first] == '{' || text[first] == '[')
-		return tm__matrix_parse_json(name, text, len, out, err);
-	return tm__matrix_parse_mat(name, text, len, out, err);
+		return tm__matrix_parse_json(name, text, len, order, out, err);
+	return tm__matrix_parse_mat(name, text, len, order, out, err);
+}
+
+tm_status tm_matrix_parse(const char *name, const char *text, size_t len,
+			  tm_matrix **out, tm_error *err)
+{
+	return parse_sized(name, text, len, -1, out, err);
 }
 
 static tm_status io_error(const char *path, const char *what, int errnum,
@@ -105,6 +111,12 @@ tm_status tm_matrix_load(const char *path, tm_matrix **out, tm_error *err)
 tm_status tm_matrix_load_limited(const char *path, long long max_bytes,
 				 tm_matrix **out, tm_error *err)
 {
+	return tm_matrix_load_sized(path, max_bytes, -1, out, err);
+}
+
+tm_status tm_matrix_load_sized(const char *path, long long max_bytes,
+			       long order, tm_matrix **out, tm_error *err)
+{
 	struct stat st;
 	char *text = NULL;
 	size_t len = 0;
@@ -133,7 +145,7 @@ tm_status tm_matrix_load_limited(const char *path, long long max_bytes,
 	close(fd);
 	if (status != TM_OK)
 		return status;
-	status = tm_matrix_parse(path, text, len, out, err);
+	status = parse_sized(path, text, len, order, out, err);
 	free(text);
 	return status;
 }

@@ -235,7 +235,7 @@ static tm_status read_lines(mat_reader *reader, const char *text, size_t len,
 }
 
 tm_status tm__matrix_parse_mat(const char *name, const char *text, size_t len,
-			      tm_matrix **out, tm_error *err)
+			      long order, tm_matrix **out, tm_error *err)
 {
 	mat_reader reader = { .name = name };
 	tm_status status;
@@ -246,7 +246,8 @@ tm_status tm__matrix_parse_mat(const char *name, const char *text, size_t len,
 		return tm_error_nomem(err);
 	status = read_lines(&reader, text, len, err);
 	if (status == TM_OK)
-		status = tm__matrix_from_list(name, (int)reader.n, &reader.list,
+		status = tm__matrix_from_list(name, (int)reader.n, order,
+					     &reader.list,
 					     out, err);
 	freelocale(reader.c_locale);
 	free(reader.scratch);

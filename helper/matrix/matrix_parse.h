@@ -53,9 +53,13 @@ int tm__entry_list_push(tm_entry_list *list, int i, int j, double w);
 void tm__entry_list_free(tm_entry_list *list);
 
 /* tm_matrix_from_entries on a list read from file `name`; its errors
- * (a pair whose weights add up to infinity) are prefixed with the name. */
-tm_status tm__matrix_from_list(const char *name, int n,
-			      const tm_entry_list *list, tm_matrix **out,
+ * (a pair whose weights add up to infinity) are prefixed with the name.
+ * The list is freed on the way (tm__entry_list_free), as soon as the
+ * matrix no longer needs it: it may be freed again.
+ * order >= 0: the matrix must have that many ranks, checked before
+ * anything of the file's size n is allocated (TM_ERR_SIZE). */
+tm_status tm__matrix_from_list(const char *name, int n, long order,
+			      tm_entry_list *list, tm_matrix **out,
 			      tm_error *err);
 
 /* What every weight in a file must be.  NaN fails `w >= 0`; -0 passes
@@ -72,11 +76,19 @@ static inline int tm__is_blank(char c)
 }
 
 /* The readers proper: `text` holds `len` bytes, not necessarily followed
- * by a NUL; `name` names the file in error texts. */
+ * by a NUL; `name` names the file in error texts; order as for
+ * tm__matrix_from_list (-1: any size). */
 tm_status tm__matrix_parse_json(const char *name, const char *text,
-			       size_t len, tm_matrix **out, tm_error *err);
+			       size_t len, long order, tm_matrix **out,
+			       tm_error *err);
 tm_status tm__matrix_parse_mat(const char *name, const char *text,
-			      size_t len, tm_matrix **out, tm_error *err);
+			      size_t len, long order, tm_matrix **out,
+			      tm_error *err);
+
+/* Above this many bytes a JSON file must be of the plain shape the fast
+ * reader takes: jansson's values cost about 50 times the text (a dense
+ * matrix of one-digit weights), the fast reader's about 16. */
+#define TM_MATRIX_JANSSON_MAX (16LL << 20)
 
 /* The JSON files programs write, read without building jansson values
  * (matrix_json_fast.c).  Returns 1 when it read the file (*status and
@@ -84,13 +96,13 @@ tm_status tm__matrix_parse_mat(const char *name, const char *text,
  * file is not of the plain shape it knows, or is not valid, and the
  * jansson reader must decide. */
 int tm__matrix_parse_json_fast(const char *name, const char *text,
-			      size_t len, tm_matrix **out, tm_status *status,
-			      tm_error *err);
+			      size_t len, long order, tm_matrix **out,
+			      tm_status *status, tm_error *err);
 /* The reader of every JSON file and every error (jansson): what
  * tm__matrix_parse_json falls back to, and what the tests compare the fast
  * reader with. */
 tm_status tm__matrix_parse_json_jansson(const char *name, const char *text,
-				       size_t len, tm_matrix **out,
+				       size_t len, long order, tm_matrix **out,
 				       tm_error *err);
 
 #endif /* TM_MATRIX_PARSE_H */

@@ -71,6 +71,17 @@ tm_status tm__topology_abstract(const char *spec, const char *restrict_cpus,
 	}
 	if (depth == 0)
 		return bad_spec(spec, err);
+	/* checked before the tree is built: each leaf costs about 400 bytes
+	 * with its ancestors, and tree:8388608,2 took 3.6 GB */
+	long long leaves = 1;
+	for (int d = 0; d < depth; d++) {
+		leaves *= arity[d];
+		if (leaves > TM_TREE_SPEC_MAX_LEAVES)
+			return tm_error_set(err, TM_ERR_USAGE, "%s: more than %d "
+					    "leaves: expected at most that many "
+					    "(the product of the arities)", spec,
+					    TM_TREE_SPEC_MAX_LEAVES);
+	}
 	tm_tree *t = tm_tree_regular(depth, arity, err);
 	if (!t)
 		return err ? err->status : TM_ERR_NOMEM;

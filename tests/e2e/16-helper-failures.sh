@@ -25,7 +25,7 @@ cases=(
 	"hang		treematch-helper took more than 2 s \\(timeout\\)"
 	"crash		treematch-helper crashed \\(signal 11\\)"
 	"garbage	the helper's output is not JSON \\(.*\\)"
-	"outside	the helper placed rank [0-9]+ outside the CPUs it was given"
+	"outside	the helper placed rank [0-9]+ on CPUs [0-9,-]+, outside the step's CPUs on this node \\([0-9,-]+\\)"
 	"flood		treematch-helper printed too much"
 	"missing	cannot execute $TM_FAKES/missing: No such file or directory"
 )

@@ -9,6 +9,9 @@
 #                          (new, empty, or the directory of an earlier cluster)
 #   cluster.sh down DIR    stop it, wait until its processes are gone
 #   cluster.sh status DIR  list its daemons; exit 0 when all of them are alive
+#   cluster.sh restart DIR NODE
+#                          stop node NODE's slurmd (n1, n2...) and start it
+#                          again; its running jobs' slurmstepds live on
 #   cluster.sh gc          stop the clusters whose owner process is gone and
 #                          remove their directories
 #
@@ -230,12 +233,22 @@ up_failed() {
 }
 
 # launch NAME CMD...: start a daemon that forks itself into the background,
-# with the marker in its environment, the lock's fd closed and its early
-# complaints (before it opens its log) in DIR/log/NAME.log.
+# with the marker in its environment, no descriptor but 0-2 (the lock's fd 9
+# and whatever our caller holds open, e.g. its own lock file, would stay
+# open in the daemon for its whole life) and its early complaints (before
+# it opens its log) in DIR/log/NAME.log.
 launch() {
 	local name=$1
 	shift
-	env "$MARKER=$DIR" "$@" </dev/null >>"$DIR/log/$name.log" 2>&1 9>&-
+	(
+		local fd
+		exec </dev/null >>"$DIR/log/$name.log" 2>&1
+		for fd in /proc/$BASHPID/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
+		done
+		exec env "$MARKER=$DIR" "$@"
+	)
 }
 
 # record NAME PIDFILE: wait for the daemon's pid file, append "NAME PID
@@ -559,6 +572,37 @@ cmd_status() {
 	return "$all"
 }
 
+# ---- restart ----------------------------------------------------------------
+
+# cmd_restart NODE: stop node NODE's slurmd (SIGTERM, as systemctl restart
+# does; its slurmstepds and jobs live on) and start it again, as a site
+# restarts slurmd under load.  The new pid replaces the old in DIR/pids.
+cmd_restart() {
+	local node=$1 i old port t0
+	t0=$(now_us)
+	case $node in n[1-9]*) ;; *) die "restart: expected a node name such as n1, not '$node'" ;; esac
+	i=${node#n}
+	load_pids || die "no cluster started in $DIR"
+	old=$(daemons "slurmd-$node")
+	[ -n "$old" ] || die "restart: no slurmd-$node in $DIR/pids"
+	port=$(sed -n "$((i + 1))p" "$DIR/ports")
+	[ -n "$port" ] || die "restart: no port for $node in $DIR/ports"
+	export SLURM_CONF=$DIR/etc/slurm.conf
+	stop_procs 10 "$old" || die "restart: slurmd-$node would not stop"
+	rm -f "$DIR/run/slurmd-$node.pid"
+	launch "slurmd-$node" slurmd -N "$node" -f "$SLURM_CONF" ||
+		die "restart: slurmd -N $node exited with status $?"
+	up_failed() { die "restart: $*"; }
+	record "slurmd-$node.new" "$DIR/run/slurmd-$node.pid"
+	wait_listening "slurmd-$node" "$PID" "$START" "$port"
+	# one line per daemon: the new one in place of the old
+	awk -v name="slurmd-$node" -v line="slurmd-$node $PID $START" '
+		$1 == name { next }
+		$1 == name ".new" { print line; next }
+		{ print }' "$DIR/pids" >"$DIR/pids.new" && mv "$DIR/pids.new" "$DIR/pids"
+	say "restarted slurmd of $node in $DIR (pid $PID), $(seconds_since "$t0") s"
+}
+
 # ---- gc ---------------------------------------------------------------------
 
 cmd_gc() {
@@ -592,6 +636,10 @@ case ${1:-}:$# in
 up:2 | down:2 | status:2)
 	DIR=$(realpath -m -- "$2") || die "bad directory $2"
 	"cmd_$1"
+	;;
+restart:3)
+	DIR=$(realpath -m -- "$2") || die "bad directory $2"
+	cmd_restart "$3"
 	;;
 gc:1) cmd_gc ;;
 *) usage 2 >&2 ;;

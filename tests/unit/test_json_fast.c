@@ -35,10 +35,10 @@ static void agrees(const char *what, const char *text)
 	tm_matrix *fast = NULL, *slow = NULL;
 	tm_status st = TM_OK, slow_st;
 	tm_error err;
-	int taken = tm__matrix_parse_json_fast("m.json", text, strlen(text),
+	int taken = tm__matrix_parse_json_fast("m.json", text, strlen(text), -1,
 					      &fast, &st, &err);
 
-	slow_st = tm__matrix_parse_json_jansson("m.json", text, strlen(text),
+	slow_st = tm__matrix_parse_json_jansson("m.json", text, strlen(text), -1,
 					       &slow, &err);
 	CHECK(slow_st == TM_OK, "%s: valid for the jansson reader", what);
 	CHECK(taken && st == TM_OK, "%s: read by the fast reader", what);
@@ -55,12 +55,12 @@ static void declined(const char *what, const char *text, int valid)
 	tm_matrix *m = NULL;
 	tm_status st = TM_OK;
 	tm_error err;
-	int taken = tm__matrix_parse_json_fast("m.json", text, strlen(text),
+	int taken = tm__matrix_parse_json_fast("m.json", text, strlen(text), -1,
 					      &m, &st, &err);
 
 	CHECK(!taken && !m, "%s: declined by the fast reader", what);
 	tm_matrix_free(m);
-	st = tm__matrix_parse_json("m.json", text, strlen(text), &m, &err);
+	st = tm__matrix_parse_json("m.json", text, strlen(text), -1, &m, &err);
 	CHECK((st == TM_OK) == valid, "%s: %s through the public reader",
 	      what, valid ? "read" : "refused");
 	tm_matrix_free(m);
@@ -147,7 +147,7 @@ static void invalid_suite(const char *dir)
 		tm_matrix *m = NULL;
 		tm_status st;
 		tm_error err;
-		int taken = tm__matrix_parse_json_fast(e->d_name, text, n, &m,
+		int taken = tm__matrix_parse_json_fast(e->d_name, text, n, -1, &m,
 						      &st, &err);
 		/* a file the fast reader takes must give what jansson's
 		 * gives: the same matrix (files that are bad only for their
@@ -156,7 +156,7 @@ static void invalid_suite(const char *dir)
 		tm_matrix *slow = NULL;
 		tm_error slow_err;
 		tm_status slow_st = tm__matrix_parse_json_jansson(
-			e->d_name, text, n, &slow, &slow_err);
+			e->d_name, text, n, -1, &slow, &slow_err);
 		int same = taken && st == slow_st &&
 			   (st == TM_OK ? same_matrix(m, slow)
 					: !strcmp(err.text, slow_err.text));

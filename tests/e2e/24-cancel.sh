@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 24-cancel.sh - scancel while treematch-helper runs: the helper (a fake
+# that never answers, with a child) is stopped within seconds rather than
+# at the site's timeout=, the tasks do not start, and the node is idle
+# again well before that timeout; for a job cancelled whole and for one
+# step of an allocation, whose next step then runs.
+set -u
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/plugin.sh
+. "$top_srcdir/tests/e2e/plugin.sh"
+tm_start 2
+
+timeout=300	# the site's: nothing here may wait for it (generous margins below:
+		# the machine may be busy; without the fix each waits 300 s)
+tm_matrix m1.json 1
+tm_plugstack required "helper=$TM_FAKES/hang" "timeout=$timeout"
+
+# wait_helper: until the fake helper runs (15 s at most)
+wait_helper() {
+	local deadline=$((SECONDS + 15))
+	until [ -n "$(tm_live "$TM_FAKES/hang")" ]; do
+		[ "$SECONDS" -lt "$deadline" ] || return 1
+		sleep 0.1
+	done
+}
+# seconds_until_gone: how long until no fake helper is left (90 at most)
+seconds_until_gone() {
+	local t0=$SECONDS
+	while [ -n "$(tm_live "$TM_FAKES/hang")" ] && [ $((SECONDS - t0)) -lt 90 ]; do
+		sleep 0.2
+	done
+	echo $((SECONDS - t0))
+}
+# seconds_until_idle: how long until every node is idle (90 at most)
+seconds_until_idle() {
+	local t0=$SECONDS
+	while [ "$(sinfo -h -N -o %t | grep -vc '^idle$')" != 0 ] &&
+		[ $((SECONDS - t0)) -lt 90 ]; do
+		sleep 0.2
+	done
+	echo $((SECONDS - t0))
+}
+
+# ---- the whole job ---------------------------------------------------------------
+
+rm -rf ran
+mkdir -m 1777 ran
+as_user timeout "$E2E_TIMEOUT" srun -Q -N1 -n1 --comm-matrix=m1.json "$TM_PROBE" "$E2E_WORK/ran" \
+	>job.out 2>job.err &
+srun_pid=$!
+check "the helper runs" wait_helper
+job=$(squeue -h -u "$E2E_USER" -o %i | head -n 1)
+scancel "$job"
+gone=$(seconds_until_gone)
+echo "# the helper was gone ${gone}s after scancel $job"
+check "scancel JOB: the helper and its child are gone within 30 s (timeout=$timeout)" test "$gone" -le 30
+idle=$(seconds_until_idle)
+echo "# the nodes were idle ${idle}s after that"
+check "... and the node is idle again within 60 s" test "$idle" -le 60
+wait "$srun_pid"
+check_eq "... the application did not run" "$(ls ran | wc -l)" 0
+check_match "... slurmd's log says why the helper was stopped" \
+	"$(cat "$E2E_CLUSTER_DIR"/log/slurmd-n*.log)" \
+	"\\[$job\\.0\\] treematch: n1: step $job\\.0: the step was cancelled while treematch-helper ran: stopped it\$"
+
+# ---- one step of an allocation -----------------------------------------------------
+
+cat >steps.sh <<EOF
+#!/bin/bash
+srun -Q -n1 --comm-matrix=$E2E_WORK/m1.json $TM_PROBE $E2E_WORK/ran
+echo "first step: \$?"
+srun -Q -n1 $TM_PROBE
+echo "second step: \$?"
+EOF
+chmod 755 steps.sh
+as_user timeout "$E2E_TIMEOUT" salloc -Q -N1 -n1 "$E2E_WORK/steps.sh" >steps.out 2>steps.err &
+salloc_pid=$!
+check "the helper runs for the allocation's first step" wait_helper
+job=$(squeue -h -u "$E2E_USER" -o %i | head -n 1)
+scancel "$job.0"
+gone=$(seconds_until_gone)
+echo "# the helper was gone ${gone}s after scancel $job.0"
+check "scancel JOB.0: the helper is gone within 30 s" test "$gone" -le 30
+wait "$salloc_pid"
+out=$(cat steps.out)
+check_match "... the first step ends without its application" "$out" "^first step: [1-9]"
+check_match "... and the next step of the allocation runs" "$out" "^0 n1 allowed=.* status=- *\$"
+check_match "... which ends well" "$out" "^second step: 0\$"
+check_eq "... the application of the cancelled step did not run" "$(ls ran | wc -l)" 0
+
+# ---- a slow helper that nobody cancels still gets its time ---------------------------
+
+tm_plugstack required "helper=$TM_FAKES/hang" timeout=3
+tm_run as_user srun -Q -N1 -n1 --comm-matrix=m1.json "$TM_PROBE"
+check_eq "not cancelled: the step falls back at timeout=3, not earlier" \
+	"$TM_RC $(tm_col status)" "0 fallback: treematch-helper took more than 3 s (timeout)"
+
+check_eq "no helper left" "$(tm_live "$TM_FAKES/hang")" ""
+check "no daemon died, no node drained" cluster_healthy
+e2e_finish

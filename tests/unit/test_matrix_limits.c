@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_matrix_limits.c - what a matrix file or a tree: spec can make a node
+ * spend (treematch-helper runs them for every step): a "size" that is not
+ * the step's task count is refused before anything of that size exists, a
+ * dense matrix costs a bounded multiple of its text, a large JSON file
+ * that the direct reader cannot take is refused rather than handed to
+ * jansson, and a tree: spec of too many leaves is refused before it is
+ * built.  Each case runs in a child, whose peak RSS is measured alone.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "tm_matrix.h"
+#include "tm_topology.h"
+
+/* The peak RSS in KB of a child running fn(arg), which returns its exit
+ * status (0 when it behaved); *status gets it.  The child measures itself
+ * (RUSAGE_CHILDREN would give the largest of all children so far). */
+static long child_peak_kb(int (*fn)(void *), void *arg, int *status)
+{
+	long kb = -1;
+	int ws = 0, fds[2];
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe(fds) < 0)
+		return *status = -1;
+	pid = fork();
+	if (pid == 0) {
+		struct rusage self;
+		int rc = fn(arg);
+
+		getrusage(RUSAGE_SELF, &self);
+		kb = self.ru_maxrss;
+		if (write(fds[1], &kb, sizeof(kb)) != sizeof(kb))
+			rc = 1;
+		fflush(stdout);
+		_exit(rc);
+	}
+	close(fds[1]);
+	if (pid < 0 || read(fds[0], &kb, sizeof(kb)) != sizeof(kb))
+		kb = -1;
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &ws, 0) != pid) {
+		*status = -1;
+		return -1;
+	}
+	*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	return kb;
+}
+
+static char *write_temp(const char *text, size_t len)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	static char path[4096];
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/test_matrix_limits.XXXXXX",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	fd = mkstemp(path);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f || fwrite(text, 1, len, f) != len) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	return path;
+}
+
+struct load_case {
+	const char *path;
+	long order;
+	tm_status want;
+	char want_text[200];
+};
+
+static int load(void *arg)
+{
+	struct load_case *c = arg;
+	tm_matrix *m = NULL;
+	tm_error err = { 0 };
+	tm_status st = tm_matrix_load_sized(c->path, 0, c->order, &m, &err);
+
+	if (st != c->want || (c->want_text[0] && !strstr(err.text, c->want_text))) {
+		printf("# got status %d: %s\n", (int)st, st ? err.text : "ok");
+		return 1;
+	}
+	tm_matrix_free(m);
+	return 0;
+}
+
+/* A dense n x n matrix of one-digit weights: the most entries per byte. */
+static char *dense_text(int n, size_t *len, const char *extra)
+{
+	size_t size = (size_t)n * n * 2 + 256;
+	char *text = malloc(size), *p = text;
+
+	if (!text)
+		return NULL;
+	p += sprintf(p, "{\"size\": %d, %s\"matrix\": [\n", n, extra);
+	for (int r = 0; r < n; r++) {
+		*p++ = '[';
+		for (int c = 0; c < n; c++) {
+			*p++ = (char)('1' + (r * 7 + c * 3) % 9);
+			*p++ = c + 1 < n ? ',' : ']';
+		}
+		*p++ = r + 1 < n ? ',' : ']';
+		*p++ = '\n';
+	}
+	p += sprintf(p, "}\n");
+	*len = (size_t)(p - text);
+	return text;
+}
+
+static void test_size_before_allocation(void)
+{
+	static const char text[] = "{\"size\":16777216,\"entries\":[]}";
+	struct load_case c = { write_temp(text, strlen(text)), 4, TM_ERR_SIZE,
+			       "the matrix's size is 16777216, but the job step "
+			       "has 4 tasks" };
+	int status;
+
+	CHECK(c.path != NULL, "a 31-byte file of size 16777216 written");
+	if (!c.path)
+		return;
+	long kb = child_peak_kb(load, &c, &status);
+	CHECK(status == 0, "\"size\" 16777216 with --ntasks 4: refused, saying "
+	      "both numbers");
+	/* building it took 264 MB */
+	CHECK(kb > 0 && kb < 32 * 1024, "... with a peak RSS of %ld KB, under "
+	      "32 MB (the matrix of that size took 264 MB)", kb);
+	c.order = -1;
+	c.want = TM_OK;
+	c.want_text[0] = '\0';
+	child_peak_kb(load, &c, &status);
+	CHECK(status == 0, "the same file without a task count still loads");
+	unlink(c.path);
+}
+
+static void test_dense_cost(void)
+{
+	size_t len = 0;
+	char *text = dense_text(1200, &len, "");
+	struct load_case c = { text ? write_temp(text, len) : NULL, 1200, TM_OK,
+			       "" };
+	int status;
+
+	free(text);
+	CHECK(c.path != NULL, "a dense 1200 x 1200 matrix written");
+	if (!c.path)
+		return;
+	long kb = child_peak_kb(load, &c, &status);
+	double factor = (double)kb * 1024 / (double)len;
+	printf("# dense 1200 x 1200, one-digit weights: %zu bytes, peak RSS "
+	       "%ld KB, %.1f times the file\n", len, kb, factor);
+	CHECK(status == 0, "the dense matrix loads");
+	/* it was 33 times with the two counting sorts, 22 without the
+	 * second copy of the halves, 16 with the triangle first */
+	CHECK(factor < 20, "its peak RSS is under 20 times the file (%.1f)",
+	      factor);
+	unlink(c.path);
+}
+
+static void test_large_not_plain(void)
+{
+	size_t len = 0;
+	/* 17 MiB of valid JSON that the direct reader declines (an escape) */
+	char *text = dense_text(2950, &len, "\"unit\": \"b\\u0079tes\", ");
+	struct load_case c = { text ? write_temp(text, len) : NULL, -1,
+			       TM_ERR_FORMAT, "must be valid and plain" };
+	int status;
+
+	free(text);
+	CHECK(c.path != NULL && len > (16u << 20), "%zu bytes of JSON with an "
+	      "escaped string written", len);
+	if (!c.path)
+		return;
+	long kb = child_peak_kb(load, &c, &status);
+	CHECK(status == 0, "more than 16 MiB not in the plain shape: refused, "
+	      "saying what is expected");
+	CHECK(kb > 0 && kb < 3 * (long)(len >> 10), "... without building it "
+	      "(peak RSS %ld KB for %zu bytes)", kb, len);
+	unlink(c.path);
+}
+
+static int big_tree(void *arg)
+{
+	tm_tree *t = NULL;
+	tm_error err = { 0 };
+	tm_status st = tm_topology_load(arg, NULL, TM_LEAF_CORE, &t, &err);
+
+	if (st != TM_ERR_USAGE || !strstr(err.text, "more than 1048576 leaves")) {
+		printf("# got status %d: %s\n", (int)st, st ? err.text : "ok");
+		return 1;
+	}
+	return 0;
+}
+
+static void test_tree_leaves(void)
+{
+	int status;
+	long kb = child_peak_kb(big_tree, "tree:8388608,2", &status);
+
+	CHECK(status == 0, "tree:8388608,2: refused, saying the bound");
+	CHECK(kb > 0 && kb < 32 * 1024, "... before it is built (peak RSS %ld "
+	      "KB; it took 3.6 GB)", kb);
+	kb = child_peak_kb(big_tree, "tree:1024,1024,2", &status);
+	CHECK(status == 0, "tree:1024,1024,2: refused (2 x 2^20 leaves)");
+	tm_tree *t = NULL;
+	tm_error err;
+	CHECK(tm_topology_load("tree:1024,64", NULL, TM_LEAF_CORE, &t, &err) ==
+	      TM_OK, "tree:1024,64 (65536 leaves) is built");
+	tm_tree_free(t);
+}
+
+int main(void)
+{
+	test_size_before_allocation();
+	test_dense_cost();
+	test_large_not_plain();
+	test_tree_leaves();
+	return check_status();
+}
