@@ -154,7 +154,7 @@ build_tree() {
 	fi
 	make -C "$build" -j"$(nproc)" helper/treematch-helper spank/treematch.la \
 		contrib/profiler/libcommprof.la contrib/profiler/commprof \
-		contrib/examples/halo2d
+		contrib/profiler/commprof-matrix contrib/examples/halo2d
 }
 
 if [ "${TM_DEMO_BUILD:-yes}" = no ]; then
@@ -172,7 +172,7 @@ helper=$build/helper/treematch-helper
 plugin=$build/spank/.libs/treematch.so
 profiler=$build/contrib/profiler/.libs/libcommprof.so
 for f in "$helper" "$plugin" "$profiler" "$build/contrib/profiler/commprof" \
-	"$build/contrib/examples/halo2d"; do
+	"$build/contrib/profiler/commprof-matrix" "$build/contrib/examples/halo2d"; do
 	[ -e "$f" ] || die "$f is missing: was the build configured with Slurm and Open MPI?"
 done
 

@@ -324,6 +324,9 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 		use = auto_matrix(cfg, ntasks);
 	}
 	if (!use) {
+		if (user_opt.report && !chosen.asked)
+			say(PLUGIN ": --comm-matrix-report: this step uses no "
+			    "matrix, there is nothing to report");
 		unset_all_variables();
 		forget(ENV_JOBWIDE);
 		return 0;

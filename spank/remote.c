@@ -370,7 +370,17 @@ static char *report_text(const step_info *s, const placement *pl)
 			PLUGIN ": %s:   rank %u -> CPUs %s (core%s %s)\n",
 			s->node, s->ranks[i], pl->cpus[i],
 			strchr(pl->cores[i], ',') ? "s" : "", pl->cores[i]);
-	if (pl->ncosts > 0 && len < size) {
+	/* srun -O with one CPU per node: every cost is 0 and "proven
+	 * optimal" true, which says nothing */
+	int shared = s->nlocal > 1 && !s->topology[0];
+	for (uint32_t i = 0; i < s->nlocal && shared; i++)
+		shared = strcmp(pl->cpus[i], s->cpus) == 0;
+	if (shared && len < size)
+		len += (size_t)snprintf(buf + len, size - len,
+			PLUGIN ": %s: all %u tasks share CPU%s %s: there was "
+			"nothing to choose\n", s->node, s->nlocal,
+			strpbrk(s->cpus, ",-") ? "s" : "", s->cpus);
+	if (pl->ncosts > 0 && len < size && !shared) {
 		len += (size_t)snprintf(buf + len, size - len,
 					PLUGIN ": %s: cost %s %.6g", s->node,
 					pl->cost_name[0], pl->cost[0]);
@@ -381,7 +391,7 @@ static char *report_text(const step_info *s, const placement *pl)
 		if (len < size)
 			len += (size_t)snprintf(buf + len, size - len, "\n");
 	}
-	if (pl->proven_optimal && len < size)
+	if (pl->proven_optimal && len < size && !shared)
 		len += (size_t)snprintf(buf + len, size - len,
 			PLUGIN ": %s: proven optimal: no placement of these "
 			"tasks on this node costs less\n", s->node);

@@ -74,8 +74,10 @@ reachable_by_others() {
 if [ -z "${TM_RUN_ALL_COPY:-}" ] && ! reachable_by_others "$top"; then
 	stage=$(mktemp -d /tmp/slurm-treematch-tests.XXXXXX) || exit 1
 	chmod 755 "$stage"
-	echo "# $top cannot be entered by other users (a directory above it"
-	echo "# has no x for others): running the tests from a copy in $stage"
+	echo "# $top cannot be entered by other users (a directory above it,"
+	echo "# e.g. root's 0700 home, has no x for others), and the end-to-end"
+	echo "# tests run jobs as an ordinary user: running all the tests from a"
+	echo "# copy in $stage instead (logs come back here, the copy is removed)"
 	# the sources as they are (not a build configured for the other path)
 	if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 		(cd "$top" && git ls-files -z -co --exclude-standard |

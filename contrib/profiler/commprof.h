@@ -223,8 +223,9 @@ int commprof_writer_open(struct commprof_writer *w, const char *path,
 void commprof_writer_list(struct commprof_writer *w, const char *name);
 void commprof_writer_item(struct commprof_writer *w, int i, int j,
 			  uint64_t value);
-/* Finishes, renames and frees; returns 0 or the errno of the first
- * failure, in which case the temporary file is removed. */
+/* Finishes, renames (or, under the commprof command, lists it in
+ * COMMPROF_PENDING for the command to rename) and frees; returns 0 or the
+ * errno of the first failure, in which case the temporary file is removed. */
 int commprof_writer_close(struct commprof_writer *w);
 /* Gives up: removes the temporary file and frees. */
 void commprof_writer_abort(struct commprof_writer *w);

@@ -4,6 +4,12 @@
  * name in the same directory and renamed when complete: rename() is
  * atomic within a file system, so a reader sees either no file or all of
  * it, never a half-written one.
+ *
+ * Under the commprof command, COMMPROF_PENDING names a file where the
+ * complete temporary file and its final name are listed instead (one line
+ * each): the command renames it once the program has exited, and only if
+ * it succeeded (a program may call MPI_Finalize and then exit 1), so that
+ * a failed run never replaces a good matrix.
  */
 #include <config.h>
 
@@ -13,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commprof.h"
@@ -102,6 +109,36 @@ void commprof_writer_item(struct commprof_writer *w, int i, int j,
 	w->first_in_list = false;
 }
 
+/* Lists the complete file for the commprof command; 0 when done, -1 when
+ * it is not asked for or the list cannot be written (then the file is
+ * renamed as without the command: better a matrix than none).  Only rank
+ * 0 creates the list, so that the command of a rank killed early leaves
+ * nothing behind; the name is the command's unguessable one, and a file
+ * another user made there is not written to. */
+static int list_pending(const struct commprof_writer *w)
+{
+	const char *pending = getenv("COMMPROF_PENDING");
+	struct stat st;
+	FILE *list;
+	int failed, fd;
+
+	if (!pending || !*pending || strchr(w->tmp_path, '\n') ||
+	    strchr(w->path, '\n'))
+		return -1;
+	fd = open(pending, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() ||
+	    !S_ISREG(st.st_mode) || !(list = fdopen(fd, "a"))) {
+		close(fd);
+		return -1;
+	}
+	failed = fprintf(list, "%s\n%s\n", w->tmp_path, w->path) < 0;
+	if (fclose(list) != 0)
+		failed = 1;
+	return failed ? -1 : 0;
+}
+
 int commprof_writer_close(struct commprof_writer *w)
 {
 	int error;
@@ -112,7 +149,8 @@ int commprof_writer_close(struct commprof_writer *w)
 		note_error(w);
 	if (fclose(w->file) != 0)
 		note_error(w);
-	if (!w->error && rename(w->tmp_path, w->path) != 0)
+	if (!w->error && list_pending(w) != 0 &&
+	    rename(w->tmp_path, w->path) != 0)
 		note_error(w);
 	if (w->error)
 		unlink(w->tmp_path);

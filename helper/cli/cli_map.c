@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/cli_multi.h"
 #include "cli/json_arena.h"
 #include "tm_list.h"
 #include "tm_cost.h"
@@ -43,6 +44,7 @@ typedef struct map_options {
 	int set_cap;              /* setmatch --set-cap, 0: none */
 	const char *previous;     /* spread --previous FILE */
 	int cpu_kinds_equal;      /* --cpu-kinds equal */
+	cli_multi multi;          /* every --matrix, --combine (cli_multi.c) */
 } map_options;
 
 void cli_map_usage(FILE *out)
@@ -50,7 +52,11 @@ void cli_map_usage(FILE *out)
 	fprintf(out,
 		"map options:\n"
 		"  --matrix FILE         communication matrix: JSON ({\"size\": N, \"entries\"|\"matrix\"})\n"
-		"                        or TreeMatch's .mat (N lines of N numbers)\n"
+		"                        or TreeMatch's .mat (N lines of N numbers); given\n"
+		"                        several times (runs of one job, one size), places\n"
+		"                        for all and reports the cost on each\n"
+		"  --combine sum|worst   several matrices: place for their sum, or for the\n"
+		"                        lowest worst case over them (doc/loop.md)  [sum]\n"
 		"  --topology TOPO       this | xml:PATH | synthetic:DESCRIPTION | tree:ARITIES\n"
 		"                        [this]; e.g. synthetic:\"pack:2 l2:3 core:2 pu:1\",\n"
 		"                        tree:2,8,2\n"
@@ -118,7 +124,7 @@ static int parse_options(int argc, char **argv, map_options *o)
 	       OPT_RANKS,
 	       OPT_NTASKS, OPT_CPT, OPT_BIND, OPT_ALGORITHM, OPT_COSTS,
 	       OPT_FORMAT, OPT_THRESHOLD, OPT_SET_CAP, OPT_PREVIOUS,
-	       OPT_MAX_SIZE, OPT_CPU_KINDS };
+	       OPT_MAX_SIZE, OPT_CPU_KINDS, OPT_COMBINE };
 	static const struct option longopts[] = {
 		{ "matrix", required_argument, NULL, OPT_MATRIX },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
@@ -136,6 +142,7 @@ static int parse_options(int argc, char **argv, map_options *o)
 		{ "previous", required_argument, NULL, OPT_PREVIOUS },
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "cpu-kinds", required_argument, NULL, OPT_CPU_KINDS },
+		{ "combine", required_argument, NULL, OPT_COMBINE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -150,7 +157,20 @@ static int parse_options(int argc, char **argv, map_options *o)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_MATRIX: o->matrix = optarg; break;
+		case OPT_MATRIX:
+			if (o->multi.n == CLI_MULTI_MAX)
+				return cli_usage_error("map", "--matrix %s: at most %d "
+						       "matrices", optarg, CLI_MULTI_MAX);
+			o->multi.file[o->multi.n++] = optarg;
+			if (!o->matrix)
+				o->matrix = optarg;
+			break;
+		case OPT_COMBINE:
+			if (strcmp(optarg, "sum") && strcmp(optarg, "worst"))
+				return cli_usage_error("map", "--combine %s: expected "
+						       "sum or worst", optarg);
+			o->multi.worst = strcmp(optarg, "worst") == 0;
+			break;
 		case OPT_TOPOLOGY: o->topology = optarg; break;
 		case OPT_RESTRICT: o->restrict_cpus = optarg; break;
 		case OPT_SLURM_CORES:
@@ -241,6 +261,8 @@ static int parse_options(int argc, char **argv, map_options *o)
 	    o->algorithm != TM_ALGO_SETMATCH)
 		return cli_usage_error("map", "%s: applies to --algorithm setmatch only",
 				   o->threshold_given ? "--threshold" : "--set-cap");
+	if (o->multi.worst && o->multi.n < 2)
+		return cli_usage_error("map", "--combine: applies to several --matrix only");
 	if (o->previous && o->algorithm != TM_ALGO_SPREAD)
 		return cli_usage_error("map", "--previous: applies to --algorithm spread only");
 	if (o->slurm_cores[0]) {
@@ -464,8 +486,12 @@ int cli_map(int argc, char **argv)
 		return rc;
 	/* --ntasks: a "size" of another step is refused before the matrix
 	 * of that size is built */
-	if (tm_matrix_load_sized(o.matrix, o.max_size, o.ntasks, &m, &err))
+	if (o.multi.n > 1 ? cli_multi_load(&o.multi, o.max_size, &m, &err)
+	    : tm_matrix_load_sized(o.matrix, o.max_size, o.ntasks, &m,
+				    &err)) {
+		cli_multi_free(&o.multi);
 		return cli_input_error(&err);
+	}
 	/* the file's JSON values are done with: give their memory back
 	 * before the mapping needs its own (a dense matrix's take ~20 times
 	 * the sparse matrix's) */
@@ -499,6 +525,13 @@ int cli_map(int argc, char **argv)
 			  .leaves_are_pus = o.bind == TM_LEAF_PU };
 	if (rc == CLI_OK)
 		rc = place_and_compare(&o, t, sub, previous, &rep, leaf_of, &err);
+	if (rc == CLI_OK && o.multi.n > 1) {
+		tm_map_options opt = { .threshold = o.threshold,
+				       .set_cap = o.set_cap, .previous = previous };
+		if (cli_multi_place(&o.multi, o.algorithm, &opt, t, sub, ranks,
+				    nranks, leaf_of, &rep, &err))
+			rc = CLI_BAD_INPUT;
+	}
 	if (rc == CLI_OK) {
 		text = o.text ? tm_report_text(&rep) : tm_report_json(&rep);
 		if (!text) {
@@ -518,6 +551,7 @@ int cli_map(int argc, char **argv)
 	tm_matrix_free(m);
 	tm_tree_free(t);
 	tm_cpu_kinds_free(info.kinds);
+	cli_multi_free(&o.multi);
 	if (rc == CLI_OK && fflush(stdout) != 0) {
 		fprintf(stderr, CLI_PROGRAM ": cannot write the placement: %s\n",
 			strerror(errno));

@@ -2,7 +2,7 @@
 /*
  * main.c - treematch-helper: compute where the ranks of a job should run.
  *
- *   treematch-helper map --matrix FILE --topology TOPO [options]
+ *   treematch-helper map --matrix FILE [--topology TOPO] [options]
  *   treematch-helper job --matrix FILE --nodes HOSTLIST
  *                        --tasks-per-node COUNTS [options]
  *
@@ -24,7 +24,7 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: " CLI_PROGRAM " map --matrix FILE --topology TOPO [options]\n"
+		"Usage: " CLI_PROGRAM " map --matrix FILE [--topology TOPO] [options]\n"
 		"       " CLI_PROGRAM " job --matrix FILE --nodes HOSTLIST --tasks-per-node COUNTS\n"
 		"                            [options]\n"
 		"       " CLI_PROGRAM " policies [--format man]\n"

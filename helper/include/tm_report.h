@@ -16,6 +16,16 @@
  * The text form also names the CPU kinds of a hybrid node and which ones
  * the ranks were kept on, and says when fewer ranks than cores leave a
  * package or NUMA node unused (its memory bandwidth with it).
+ *
+ * With several matrices (nmatrices > 1: the runs of one job), "cost" is
+ * on their combination and three more keys follow:
+ *   "combine": "sum" | "worst", "chosen": which placement was kept,
+ *   "matrices": [{"file": F, "cost": {...same keys as "cost"...},
+ *                 "own": cost on F of the placement made for F alone}],
+ *   "disagreement": {"ratio": R, "placed-for": A, "measured-on": B,
+ *                    "threshold": T, "strong": R > T}
+ * R is the largest, over ordered pairs of matrices, of the cost on B of
+ * the placement made for A against the cost on B of B's own.
  */
 #ifndef TM_REPORT_H
 #define TM_REPORT_H
@@ -24,6 +34,13 @@
 #include "tm_tree.h"
 
 enum { TM_REPORT_MAX_COSTS = 8 };
+
+/* One of several matrices: how the report's placements fare on it. */
+typedef struct tm_report_matrix {
+	const char *file;
+	double cost[TM_REPORT_MAX_COSTS]; /* as tm_report's cost[], on it */
+	double own;       /* the placement made for this matrix alone */
+} tm_report_matrix;
 
 typedef struct tm_report {
 	const char *algorithm;   /* the one whose placement is shown */
@@ -48,6 +65,14 @@ typedef struct tm_report {
 	int kinds_last;          /* leaves of the last kind used, -1: all */
 	int kinds_equal;
 	int leaves_are_pus;
+	/* several matrices; nmatrices 0 or 1: none of this is printed */
+	int nmatrices;
+	const tm_report_matrix *matrices;
+	const char *combine;     /* "sum" or "worst" */
+	const char *chosen;      /* e.g. "treematch for the sum", "packed" */
+	double disagreement;     /* the ratio R above */
+	int placed_for, measured_on; /* the pair of R: indices in matrices */
+	double disagreement_threshold;
 } tm_report;
 
 /* Both return a malloc()ed, NUL-terminated text ending in a newline, or

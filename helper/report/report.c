@@ -43,6 +43,63 @@ static char *tree_cpus(const tm_tree *t)
 	return text;
 }
 
+/* Several matrices: "combine", "chosen", "matrices", "disagreement". */
+static int add_matrices(json_t *root, const tm_report *r)
+{
+	json_t *list, *item, *cost, *dis;
+
+	if (r->nmatrices < 2)
+		return 0;
+	list = json_array();
+	if (!list || json_object_set_new(root, "combine",
+					 json_string(r->combine)) ||
+	    json_object_set_new(root, "chosen", json_string(r->chosen)) ||
+	    json_object_set_new(root, "matrices", list))
+		return -1;
+	for (int k = 0; k < r->nmatrices; k++) {
+		const tm_report_matrix *m = &r->matrices[k];
+
+		cost = json_object();
+		if (!cost)
+			return -1;
+		for (int c = 0; c < r->ncosts; c++)
+			json_object_set_new(cost, r->cost_name[c],
+					    json_real(m->cost[c]));
+		item = json_pack("{s:s, s:o, s:f}", "file", m->file, "cost",
+				 cost, "own", m->own);
+		if (!item || json_array_append_new(list, item))
+			return -1;
+	}
+	dis = json_pack("{s:f, s:s, s:s, s:f, s:b}",
+			"ratio", r->disagreement,
+			"placed-for", r->matrices[r->placed_for].file,
+			"measured-on", r->matrices[r->measured_on].file,
+			"threshold", r->disagreement_threshold,
+			"strong", r->disagreement > r->disagreement_threshold);
+	return !dis || json_object_set_new(root, "disagreement", dis) ? -1 : 0;
+}
+
+/* The CPUs every rank shares when there is no other CPU to go to (more
+ * than one rank, each on all the tree's CPUs), else NULL. */
+static char *shared_cpus(const tm_report *r)
+{
+	char *all, *one;
+	int same = r->nranks > 1;
+
+	if (!same || !(all = tree_cpus(r->tree)))
+		return NULL;
+	for (int i = 0; i < r->nranks && same; i++) {
+		one = leaf_cpus(&r->tree->leaf[r->leaf_of[i]]);
+		same = one && strcmp(one, all) == 0;
+		free(one);
+	}
+	if (!same) {
+		free(all);
+		return NULL;
+	}
+	return all;
+}
+
 char *tm_report_json(const tm_report *r)
 {
 	json_t *root = json_object(), *placement = json_array();
@@ -85,7 +142,8 @@ char *tm_report_json(const tm_report *r)
 	    json_object_set(root, "hop-bytes", hops) ||
 	    json_object_set_new(root, "proven-optimal",
 				json_boolean(r->proven_optimal)) ||
-	    json_object_set_new(root, "seconds", json_real(r->seconds)))
+	    json_object_set_new(root, "seconds", json_real(r->seconds)) ||
+	    add_matrices(root, r))
 		goto out;
 	/* Into our own buffer: json_dumps would hand back memory from
 	 * whatever allocator the program gave jansson. */
@@ -225,6 +283,36 @@ static void text_memory_note(strbuf *b, const tm_report *r)
 			  used == 1 ? "its" : "their");
 }
 
+/* Several matrices: the placement on each, and whether they agree. */
+static void text_matrices(strbuf *b, const tm_report *r)
+{
+	sb_printf(b, "%d matrices, placed for their %s (%s); cost on each, "
+		  "xN: against the placement made for that matrix alone:\n",
+		  r->nmatrices, r->combine, r->chosen);
+	for (int k = 0; k < r->nmatrices; k++) {
+		const tm_report_matrix *m = &r->matrices[k];
+
+		sb_printf(b, "  %s:", m->file);
+		for (int c = 0; c < r->ncosts; c++) {
+			sb_printf(b, " %s %.6g", r->cost_name[c], m->cost[c]);
+			if (m->own > 0)
+				sb_printf(b, " (x%.2f)", m->cost[c] / m->own);
+			sb_printf(b, c + 1 < r->ncosts ? "," : "\n");
+		}
+	}
+	sb_printf(b, "disagreement: the placement made for %s costs x%.2f on "
+		  "%s against %s's own", r->matrices[r->placed_for].file,
+		  r->disagreement, r->matrices[r->measured_on].file,
+		  r->matrices[r->measured_on].file);
+	if (r->disagreement > r->disagreement_threshold)
+		sb_printf(b, ": above x%.2f, the runs disagree strongly: one "
+			  "profile is not enough (see doc/loop.md)\n",
+			  r->disagreement_threshold);
+	else
+		sb_printf(b, " (at most x%.2f: the runs agree)\n",
+			  r->disagreement_threshold);
+}
+
 char *tm_report_text(const tm_report *r)
 {
 	strbuf b = { 0 };
@@ -257,9 +345,20 @@ char *tm_report_text(const tm_report *r)
 		sb_printf(&b, "   hop-bytes %.6g\n", r->hop_bytes[c]);
 	}
 	text_memory_note(&b, r);
-	if (r->proven_optimal)
+	char *shared = shared_cpus(r);
+	if (shared) {
+		/* srun -O on one CPU per node: "proven optimal" would be
+		 * true and useless */
+		sb_printf(&b, "all %d ranks share CPU%s %s: there was nothing "
+			  "to choose, the costs compare nothing\n", r->nranks,
+			  strpbrk(shared, ",-") ? "s" : "", shared);
+		free(shared);
+	} else if (r->proven_optimal) {
 		sb_printf(&b, "%s: proven optimal, no placement on this tree "
 			  "costs less\n", r->algorithm);
+	}
+	if (r->nmatrices > 1)
+		text_matrices(&b, r);
 	sb_printf(&b, "%s took %.3f s\n", r->algorithm, r->seconds);
 	if (b.failed) {
 		free(b.s);

@@ -3,7 +3,10 @@
 # 22-batch-scripts.sh - contrib/batch as an ordinary user would submit it:
 # record.sbatch writes the job's matrix (exactly what the program's code
 # implies) and reuse.sbatch's later run is placed with that very file, one
-# report per node; on a site with matrix_dir + auto=yes, MATRIX_DIR=DIR
+# report per node; a failed run (rank 0 exits 1 after MPI_Finalize) or one
+# that hardly communicated does not replace the matrix, and the job's log
+# says why; reuse.sbatch without a matrix, or with a missing one, stops
+# with a message saying what to give; on a site with matrix_dir + auto=yes, MATRIX_DIR=DIR
 # record.sbatch and then auto.sbatch, which has no option at all, do the
 # same, and a job of another name is left alone.
 #
@@ -53,8 +56,39 @@ check_eq "the matrix belongs to the user who ran the job" \
 	"$(stat -c %U "$recorded" 2>&1)" "$E2E_USER"
 check "it is exactly what halo2d's code implies" "$MPI_COMPARE" expected.json "$recorded"
 
-out=$(sbatch_wait --as-user "${shape[@]}" "$batch/reuse.sbatch" "$MPI_SHOW" "${app[@]}" 2>&1)
-check "reuse.sbatch, from the same directory, completes" test $? = 0
+cp "$recorded" recorded.json
+
+# a program that fails after MPI_Finalize, as LAMMPS on a bad input
+fails=$E2E_WORK/fails-after
+printf '#!/bin/bash\n"$@" || exit\n[ "$SLURM_PROCID" != 0 ] || exit 1\n' >"$fails"
+chmod 755 "$fails"
+out=$(sbatch_wait --as-user "${shape[@]}" "$batch/record.sbatch" "$fails" "${app[@]}" 2>&1)
+check "record.sbatch of a run that fails after MPI_Finalize: the job fails" test $? != 0
+check "... and the matrix is left as it was" cmp -s recorded.json "$recorded"
+check_match "... and the log says so" "$out" \
+	"^record.sbatch: the step failed \(srun exited 1\): $recorded is left as it was$"
+check_eq "... and leaves no temporary matrix" "$(ls -A "$E2E_WORK/matrices")" halo2d.json
+
+# the same job name and size, hardly any communication: 4 bytes in all
+out=$(sbatch_wait --as-user "${shape[@]}" "$batch/record.sbatch" "$MPI_EXAMPLES/ring" 1 1 2>&1)
+check "record.sbatch of a run that hardly communicated: the job fails" test $? != 0
+check "... and the matrix is left as it was" cmp -s recorded.json "$recorded"
+check_match "... and the log says why" "$out" \
+	"^commprof: kept $recorded: this run's matrix holds 4 in all, under 1 % of "
+check_eq "... and leaves no temporary matrix" "$(ls -A "$E2E_WORK/matrices")" halo2d.json
+
+out=$(sbatch_wait --as-user "${shape[@]}" "$batch/reuse.sbatch" "$MPI_SHOW" 2>&1)
+check "reuse.sbatch without a matrix fails" test $? != 0
+check_match "... saying that the matrix is required" "$out" \
+	"^usage: sbatch reuse.sbatch MATRIX PROGRAM"
+out=$(sbatch_wait --as-user "${shape[@]}" "$batch/reuse.sbatch" matrices/none.json \
+	"$MPI_SHOW" "${app[@]}" 2>&1)
+check "reuse.sbatch with a missing matrix fails" test $? != 0
+check_match "... naming it" "$out" "^reuse.sbatch: matrices/none.json: no such readable file"
+
+out=$(sbatch_wait --as-user "${shape[@]}" "$batch/reuse.sbatch" matrices/halo2d.json \
+	"$MPI_SHOW" "${app[@]}" 2>&1)
+check "reuse.sbatch matrices/halo2d.json, from the same directory, completes" test $? = 0
 check_placed "reuse.sbatch" "$out" "$recorded"
 check_eq "reuse.sbatch: the report (--comm-matrix-report) names each node once" \
 	"$(grep -oE '^treematch: n[0-9]+: [0-9]+ tasks of step' <<<"$out" | sort | uniq -c |

@@ -61,11 +61,13 @@ mpi_setup() {
 	done
 	if ! { cp "$top_builddir/contrib/profiler/.libs/libcommprof.so" "$MPI_PROFILER" &&
 		cp "$top_builddir/contrib/profiler/commprof" "$MPI_COMMPROF" &&
+		cp "$top_builddir/contrib/profiler/commprof-matrix" "$TM_DIR/" &&
 		[ -x "$MPI_EXPECT" ] && [ -x "$MPI_COMPARE" ]; }; then
 		nok "the profiler, commprof, tests/profiler/expect and compare are built"
 		exit 1
 	fi
-	chmod 755 "$MPI_EXAMPLES"/* "$MPI_PROFILER" "$MPI_COMMPROF"
+	chmod 755 "$MPI_EXAMPLES"/* "$MPI_PROFILER" "$MPI_COMMPROF" \
+		"$TM_DIR/commprof-matrix"
 	COMMPROF_LIBRARY=$MPI_PROFILER
 	# The nodes share this machine's CPUs, so the jobs always have more
 	# ranks than CPUs: a rank that waits gives its CPU to the others (what

@@ -36,7 +36,9 @@
 # After `up`, `. DIR/env.sh` exports SLURM_CONF; the daemons' logs are
 # DIR/log/*.log.  Needs root, Slurm 22.05 (slurmctld, slurmd, client
 # commands), munge, iproute2 (ss) and util-linux (flock).  It never touches
-# /etc/slurm, the system's munged, systemd or cgroups.
+# /etc/slurm, the system's munged or systemd, and configures no cgroup; but
+# slurmd 22.05 still needs /sys/fs/cgroup mounted ("No filesystem mounted
+# on /sys/fs/cgroup" otherwise, in a container or chroot): `up` checks.
 set -u
 shopt -s nullglob
 
@@ -392,6 +394,8 @@ cmd_up() {
 	for b in munged slurmctld slurmd sinfo squeue scancel ss flock; do
 		command -v "$b" >/dev/null || die "$b is not installed"
 	done
+	grep -q '^[^ ]* /sys/fs/cgroup ' /proc/self/mounts ||
+		die "/sys/fs/cgroup is not mounted: slurmd 22.05 needs it, cgroup plugins or not (in a container or chroot: mount -t cgroup2 none /sys/fs/cgroup)"
 	check_dir_name
 	owner=${CLUSTER_OWNER_PID:-$PPID}
 	owner_start=$(start_time "$owner") || die "owner process $owner is not running"
