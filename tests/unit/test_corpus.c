@@ -495,10 +495,15 @@ int main(void)
 	else
 		snprintf(dir, sizeof(dir), "%s/../shared/topologies",
 			 top ? top : ".");
+	int is_corpus = 1;
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		/* the same checks on the project's own real exports, so that
+		 * a tree without the corpus beside it still tests something */
 		printf("# %s is absent: the corpus of real machines is not "
-		       "checked here (set TM_TOPOLOGIES to its folder)\n", dir);
-		return 0;
+		       "checked here (set TM_TOPOLOGIES to its folder); the "
+		       "machines of tests/data are\n", dir);
+		snprintf(dir, sizeof(dir), "%s/tests/data", top ? top : ".");
+		is_corpus = 0;
 	}
 	d = opendir(dir);
 	while (d && (e = readdir(d))) {
@@ -522,8 +527,8 @@ int main(void)
 		hybrid += run_hybrid(dir, files[i]);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	CHECK(n == 0 || hybrid >= 5, "the corpus has hybrid machines with "
-	      "ranked kinds (%d)", hybrid);
+	CHECK(!is_corpus || hybrid >= 5, "the corpus has hybrid machines "
+	      "with ranked kinds (%d)", hybrid);
 	printf("# %d machines (%d hybrid) in %.1f s\n", n, hybrid,
 	       (double)(t1.tv_sec - t0.tv_sec) +
 		       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
