@@ -178,8 +178,9 @@ static long ms_left(const struct timespec *deadline)
 	       (deadline->tv_nsec - now.tv_nsec) / 1000000;
 }
 
-/* How often the step's cancellation is looked for, in ms: a question to
- * slurmctld each time, and only while a helper runs longer than this. */
+/* How often the step's cancellation is looked for, in ms: job->cancelled
+ * (remote.c looks at slurmstepd's threads) at most once a second, and
+ * only while a helper runs longer than that; pending signals more often. */
 enum { CANCEL_POLL_MS = 1000, SIGNAL_POLL_MS = 100 };
 
 /* Is the step being stopped?  slurmstepd blocks SIGTERM and SIGINT in its

@@ -68,6 +68,11 @@ int placement_step_cpus(const char *cores, char *cpus, size_t cpus_size,
 	 * nothing but CPUs and caches is needed */
 	hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 	hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_cache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_icache_types_filter(topo,
+					       HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_type_filter(topo, HWLOC_OBJ_MISC,
+				       HWLOC_TYPE_FILTER_KEEP_NONE);
 	if (hwloc_topology_load(topo) != 0) {
 		snprintf(why, whylen, "cannot read this node's topology");
 		goto out;

@@ -12,6 +12,7 @@
 #include <config.h>
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,8 +264,51 @@ static int step_cancelled(void *arg)
 	return seen_twice;
 }
 
+/* The step's OS CPUs (placement_step_cpus) take a topology load, a few
+ * milliseconds that would add to every placed step's launch: they are
+ * found in a thread of their own while the helper runs, and waited for
+ * only when its answer is checked. */
+typedef struct step_cpus_job {
+	const char *cores;
+	char *out;
+	size_t size;
+	int rc;
+	char why[TEXT_MAX];
+	pthread_t thread;
+	int threaded;
+} step_cpus_job;
+
+static void *step_cpus_run(void *arg)
+{
+	step_cpus_job *j = arg;
+
+	j->rc = placement_step_cpus(j->cores, j->out, j->size, j->why,
+				    sizeof(j->why));
+	return NULL;
+}
+
+static void step_cpus_start(step_cpus_job *j)
+{
+	j->threaded = pthread_create(&j->thread, NULL, step_cpus_run, j) == 0;
+	if (!j->threaded)
+		step_cpus_run(j);
+}
+
+/* 0, or -1 with why filled. */
+static int step_cpus_finish(step_cpus_job *j, char *why, size_t wl)
+{
+	if (!j)
+		return 0;
+	if (j->threaded)
+		pthread_join(j->thread, NULL);
+	j->threaded = 0;
+	if (j->rc < 0)
+		snprintf(why, wl, "%s", j->why);
+	return j->rc;
+}
+
 static int run_helper(const site_config *cfg, step_info *s, placement *pl,
-		      char *why, size_t wl)
+		      step_cpus_job *step_cpus, char *why, size_t wl)
 {
 	char ntasks[16], cpt[16], max_size[24], *ranks = rank_list(s);
 	const char *topology = s->topology[0] ? s->topology : "this";
@@ -329,6 +373,11 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 			   .cancelled = step_cancelled, .cancel_arg = &watch };
 	int rc = helper_run(&job, &res, why, wl);
 	free(ranks);
+	if (step_cpus_finish(step_cpus, rc < 0 ? NULL : why,
+			     rc < 0 ? 0 : wl) < 0 && rc == 0) {
+		helper_result_free(&res);
+		return -1;
+	}
 	if (rc < 0) {
 		helper_result_free(&res);
 		return -1;
@@ -437,6 +486,7 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 {
 	step_info s = { 0 };
 	placement pl = { 0 };
+	step_cpus_job step_cpus = { 0 };
 	char why[TEXT_MAX] = "", env[TEXT_MAX];
 	uint32_t stepid = 0;
 
@@ -521,12 +571,14 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 			goto failed;
 		}
 		/* what the helper's answer is checked against: Slurm's */
-		if (placement_step_cpus(s.cores, s.step_cpus,
-					sizeof(s.step_cpus), why,
-					sizeof(why)) < 0)
-			goto failed;
+		step_cpus = (step_cpus_job){ .cores = s.cores,
+					     .out = s.step_cpus,
+					     .size = sizeof(s.step_cpus) };
+		step_cpus_start(&step_cpus);
 	}
-	int ran = run_helper(cfg, &s, &pl, why, sizeof(why));
+	int ran = run_helper(cfg, &s, &pl, plan->dry_run ? NULL : &step_cpus,
+			     why, sizeof(why));
+	step_cpus_finish(&step_cpus, NULL, 0); /* on every path: joined */
 	if (ran == -2) {
 		/* nothing to fall back to: Slurm is ending the step */
 		plan->refuse = 1;
