@@ -4,25 +4,7 @@
 # hostfile for srun -m arbitrary, the JSON's fields, the one text line, and
 # the errors (exit 1: bad input, one line naming the place; exit 2: usage).
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-helper=$top_builddir/helper/treematch-helper
-failed=0
-
-ok() { echo "ok - $1"; }
-nok() {
-	echo "not ok - $1"
-	shift
-	for line in "$@"; do printf '#   %s\n' "$line"; done
-	failed=$((failed + 1))
-}
-check_eq() { # DESC GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1" "got:  $2" "want: $3"; fi
-}
-check_match() { # DESC GOT GREP-PATTERN
-	if printf '%s\n' "$2" | grep -q -- "$3"; then ok "$1"
-	else nok "$1" "got:  $2" "want: /$3/"; fi
-}
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/unit/cli-lib.sh"
 
 if [ ! -x "$helper" ]; then
 	echo "not ok - $helper is built"

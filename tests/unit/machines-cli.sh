@@ -8,25 +8,8 @@
 # (../shared/topologies or $TM_TOPOLOGIES) at test time; without it those
 # checks are left out, and the line that says so is not a failure.
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-helper=$top_builddir/helper/treematch-helper
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/unit/cli-lib.sh"
 corpus=${TM_TOPOLOGIES:-$top_srcdir/../shared/topologies}
-failed=0
-
-ok() { echo "ok - $1"; }
-nok() {
-	echo "not ok - $1"
-	shift
-	for line in "$@"; do printf '#   %s\n' "$line"; done
-	failed=$((failed + 1))
-}
-check_eq() { # DESC GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1" "got:  $2" "want: $3"; fi
-}
-check_match() { # DESC TEXT REGEX
-	if grep -Eq -- "$3" <<<"$2"; then ok "$1"; else nok "$1" "got: $2" "want: /$3/"; fi
-}
 
 if [ ! -x "$helper" ]; then
 	echo "not ok - $helper is built"
@@ -60,7 +43,7 @@ sed -e 's/<topology version="2.0">/<topology version="3.0">/' \
 err=$("$helper" map --matrix r4.json --topology xml:v3.xml 2>&1 >/dev/null)
 rc=$?
 check_eq "hwloc 3 XML: exit 1" "$rc" 1
-check_match "hwloc 3 XML: what is wrong and what to do" "$err" \
+check_ematch "hwloc 3 XML: what is wrong and what to do" "$err" \
 	"^treematch-helper: xml:v3.xml: cannot load: hwloc XML version 3 \\(hwloc 3's format\\) is newer than this hwloc 2\\.[0-9.]+ reads: export it with \`lstopo --export-xml-flags v2\` \\(hwloc 3\\), or run with an hwloc that reads it$"
 printf 'not xml\n' >junk.xml
 err=$("$helper" map --matrix r4.json --topology xml:junk.xml 2>&1 >/dev/null)
@@ -75,7 +58,7 @@ check_eq "100 ranks of 4 cores on 36 cores: the warning counts both" "$err" \
 
 # --- fewer ranks than cores on two sockets: the text report says so --------
 out=$("$helper" map --matrix r4.json --topology "synthetic:pack:2 core:4" --format text)
-check_match "4 ranks on 2 packages of 4 cores: the report points to spread" "$out" \
+check_ematch "4 ranks on 2 packages of 4 cores: the report points to spread" "$out" \
 	"^note: the 4 ranks use 1 of the 2 Package: they share its memory bandwidth; --algorithm spread"
 out=$("$helper" map --matrix r8.json --topology "synthetic:pack:2 core:4" --format text)
 check_eq "8 ranks on 8 cores: no note" "$(grep -c '^note' <<<"$out")" 0
@@ -132,12 +115,12 @@ out=$("$helper" map --matrix r4.json --topology "$raptor")
 check_eq "Raptor Lake, 4 ranks: on performance cores (PUs 0-11)" \
 	"$(cpus_of <<<"$out")" "0-1 2-3 4-5 6-7"
 out=$("$helper" map --matrix r4.json --topology "$raptor" --format text)
-check_match "the text report lists the kinds, most powerful first" "$out" \
+check_ematch "the text report lists the kinds, most powerful first" "$out" \
 	"^cpu kinds, most powerful first: IntelCore \(CPUs 0-11\), IntelAtom \(CPUs 12-19\)$"
-check_match "the text report says where the ranks were kept" "$out" \
+check_ematch "the text report says where the ranks were kept" "$out" \
 	"^cpu kinds: the 4 ranks kept on IntelCore cores, the most powerful first"
 out=$("$helper" map --matrix r8.json --topology "$raptor" --format text)
-check_match "Raptor Lake, 8 ranks: every performance core, then 2 efficiency cores" "$out" \
+check_ematch "Raptor Lake, 8 ranks: every performance core, then 2 efficiency cores" "$out" \
 	"^cpu kinds: the 8 ranks kept on IntelCore cores \(all of them\) and 2 IntelAtom cores"
 out=$("$helper" map --matrix r4.json --topology "$raptor" --cpu-kinds equal)
 check_eq "--cpu-kinds equal: TreeMatch's choice as before (the shared L2)" \
@@ -148,7 +131,7 @@ out=$("$helper" map --matrix r4.json --topology "xml:$corpus/x86__AMD-1Ah-Zen5St
 check_eq "Strix Point, 4 ranks: on the Zen 5 cores (0-3, 12-15)" \
 	"$(cpus_of <<<"$out")" "$(cpus_of <<<"$out" | tr ' ' '\n' | grep -Ex '(0|1|2|3|12|13|14|15)(,(0|1|2|3|12|13|14|15))*' | paste -sd' ' -)"
 out=$("$helper" map --matrix r4.json --topology "xml:$corpus/x86linux__5intel64-hybrid-lakefield.xml")
-check_match "Lakefield, 4 ranks: the one big core is used" "$(cpus_of <<<"$out")" "(^| )4( |$)"
+check_ematch "Lakefield, 4 ranks: the one big core is used" "$(cpus_of <<<"$out")" "(^| )4( |$)"
 
 # --- offline CPUs in --restrict ---------------------------------------------
 offl=xml:$corpus/xml__16em64t-4s2c2t-offlines.xml

@@ -5,26 +5,7 @@
 # first, then treematch, packed and round-robin), the policies' own options
 # (--threshold, --set-cap, --previous), their errors and the help text.
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-helper=$top_builddir/helper/treematch-helper
-failed=0
-
-ok() { echo "ok - $1"; }
-nok() {
-	echo "not ok - $1"
-	shift
-	for line in "$@"; do printf '#   %s\n' "$line"; done
-	failed=$((failed + 1))
-}
-check() { # DESC COMMAND...
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else nok "$desc" "failed: $*"; fi
-}
-check_eq() { # DESC GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1" "got:  $2" "want: $3"; fi
-}
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/unit/cli-lib.sh"
 
 if [ ! -x "$helper" ]; then
 	echo "not ok - $helper is built"
