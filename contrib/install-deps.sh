@@ -6,13 +6,16 @@
 #
 #   build:  compiler, autotools, hwloc, jansson and Slurm's development files
 #   tests:  Slurm daemons and clients, munge (a real cluster is started),
-#           iproute2 (ss), util-linux (flock, setpriv), Open MPI with PMIx
+#           iproute2 (ss), util-linux (flock, setpriv), Open MPI with PMIx,
+#           chromium, libxml2-utils and zlib1g-dev (--format svg: the
+#           picture rendered by a real browser and checked)
 set -eu
 
 packages="gcc make autoconf automake libtool pkg-config
 	libhwloc-dev hwloc libjansson-dev libslurm-dev
 	slurmctld slurmd slurm-client munge iproute2 util-linux procps
-	openmpi-bin libopenmpi-dev libpmix-dev"
+	openmpi-bin libopenmpi-dev libpmix-dev
+	chromium libxml2-utils zlib1g-dev"
 
 missing=
 for p in $packages; do

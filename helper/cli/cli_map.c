@@ -37,7 +37,7 @@ typedef struct map_options {
 	int cpus_per_task;
 	tm_leaf_kind bind;
 	tm_algorithm algorithm;
-	int text;
+	int text;                 /* 0 json, 1 text, 2 svg */
 	long ntasks;              /* -1: not given */
 	double threshold;         /* setmatch --threshold, percent */
 	int threshold_given;
@@ -87,7 +87,8 @@ void cli_map_usage(FILE *out)
 		"  --cpu-kinds ordered|equal  hybrid processors: fewer ranks than cores go\n"
 		"                        to the most powerful kind of core first, or treat\n"
 		"                        every kind alike                          [ordered]\n"
-		"  --format json|text    output for programs or for people            [json]\n"
+		"  --format json|text|svg  output for programs or for people; svg draws\n"
+		"                        the node and the matrix, against packed  [json]\n"
 		"  -h, --help            this text\n"
 		"Exit status: 0 placed, 1 bad input (one line on stderr), 2 bad usage.\n");
 }
@@ -239,8 +240,10 @@ static int parse_options(int argc, char **argv, map_options *o)
 				o->text = 0;
 			else if (strcmp(optarg, "text") == 0)
 				o->text = 1;
+			else if (strcmp(optarg, "svg") == 0)
+				o->text = 2;
 			else
-				return cli_usage_error("map", "--format %s: expected json or text",
+				return cli_usage_error("map", "--format %s: expected json, text or svg",
 						   optarg);
 			break;
 		case 'h':
@@ -532,8 +535,22 @@ int cli_map(int argc, char **argv)
 				    nranks, leaf_of, &rep, &err))
 			rc = CLI_BAD_INPUT;
 	}
+	if (rc == CLI_OK && o.text == 2) {
+		/* the picture compares with packed: place it once more */
+		int *packed = malloc(sizeof(int) * ((size_t)nranks + 1));
+
+		if (!packed)
+			tm_error_nomem(&err);
+		if (!packed || tm_map(TM_ALGO_PACKED, t, sub, packed, &err))
+			rc = CLI_BAD_INPUT;
+		else if (!(text = tm_report_svg(&rep, sub, packed)))
+			tm_error_nomem(&err);
+		free(packed);
+	}
 	if (rc == CLI_OK) {
-		text = o.text ? tm_report_text(&rep) : tm_report_json(&rep);
+		if (!text)
+			text = o.text ? (o.text == 2 ? NULL : tm_report_text(&rep))
+				      : tm_report_json(&rep);
 		if (!text) {
 			tm_error_nomem(&err);
 			rc = CLI_BAD_INPUT;

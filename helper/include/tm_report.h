@@ -30,6 +30,7 @@
 #ifndef TM_REPORT_H
 #define TM_REPORT_H
 
+#include "tm_matrix.h"
 #include "tm_topology.h"
 #include "tm_tree.h"
 
@@ -79,5 +80,18 @@ typedef struct tm_report {
  * NULL when out of memory. */
 char *tm_report_json(const tm_report *r);
 char *tm_report_text(const tm_report *r);
+
+/* The placement as an SVG picture (report_svg.c), same contract: the node
+ * drawn as nested boxes (one per node of r->tree, named by its level), each
+ * leaf labelled with its rank and coloured by the rank's group (its
+ * ancestor at the deepest level above the leaves where one node holds
+ * several ranks and at most 12 groups, else the top-level subtree), beside
+ * m (r's ranks, in r's order, e.g. tm_matrix_subset) as a heat map, ranks
+ * in placement order (by leaf), binned to at most 256x256 cells, log
+ * colour scale.  packed_leaf_of (may be NULL) adds a second row for that
+ * placement, titled "packed", every rank keeping its colour.  Names (the
+ * topology, the levels) are escaped as XML text. */
+char *tm_report_svg(const tm_report *r, const tm_matrix *m,
+		    const int *packed_leaf_of);
 
 #endif /* TM_REPORT_H */
