@@ -6,21 +6,7 @@
 # the heat map's cells, binning of a large matrix, and a topology name
 # that is not XML text escaped.
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-helper=$top_builddir/helper/treematch-helper
-failed=0
-
-ok() { echo "ok - $1"; }
-nok() {
-	echo "not ok - $1"
-	shift
-	for line in "$@"; do printf '#   %s\n' "$line"; done
-	failed=$((failed + 1))
-}
-check_eq() { # DESC GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1" "got:  $2" "want: $3"; fi
-}
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/unit/cli-lib.sh"
 
 if [ ! -x "$helper" ]; then
 	echo "not ok - $helper is built"

@@ -7,18 +7,7 @@
 # size, is not blank, and shows the group colours and the heat map.
 # Skips (77) without chromium, a C compiler or zlib's header.
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-helper=$top_builddir/helper/treematch-helper
-failed=0
-
-ok() { echo "ok - $1"; }
-nok() {
-	echo "not ok - $1"
-	shift
-	for line in "$@"; do printf '#   %s\n' "$line"; done
-	failed=$((failed + 1))
-}
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/unit/cli-lib.sh"
 
 if [ ! -x "$helper" ]; then
 	echo "not ok - $helper is built"
