@@ -107,16 +107,18 @@ elves=$(find "$stage" -type f | while read -r f; do
 done)
 main=$(echo "$elves" | grep -v '/libcommprof\.so$' || true)
 profiler=$(echo "$elves" | grep '/libcommprof\.so$' || true)
-shlib_deps() { # FIELD FILE...: "shlibs:FIELD=..." from dpkg -S of ldd
-	field=$1
+shlib_deps() { # FIELD FILE...: "shlibs:FIELD=..." from dpkg -S of the
+	field=$1  # libraries each file names (NEEDED), found by ldd
 	shift
 	[ $# -gt 0 ] || return 0
-	pkgs=$(for f in "$@"; do ldd "$f"; done |
-		sed -n 's/.* => \(\/[^ ]*\) .*/\1/p' | sort -u |
-		while read -r lib; do
-			dpkg -S "$lib" 2>/dev/null || dpkg -S "$(readlink -f "$lib")" 2>/dev/null ||
-				dpkg -S "/usr$lib" 2>/dev/null || true
-		done | cut -d: -f1 | sort -u | paste -sd, - | sed 's/,/, /g')
+	pkgs=$(for f in "$@"; do
+		ldd "$f" | awk -v needed=" $(objdump -p "$f" |
+			awk '$1 == "NEEDED" { printf "%s ", $2 }')" \
+			'$2 == "=>" && index(needed, " " $1 " ") { print $3 }'
+	done | sort -u | while read -r lib; do
+		dpkg -S "$lib" 2>/dev/null || dpkg -S "$(readlink -f "$lib")" 2>/dev/null ||
+			dpkg -S "/usr$lib" 2>/dev/null || true
+	done | cut -d: -f1 | sort -u | paste -sd, - | sed 's/,/, /g')
 	echo "shlibs:$field=$pkgs"
 }
 if command -v dpkg-shlibdeps >/dev/null; then
