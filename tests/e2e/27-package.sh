@@ -20,7 +20,7 @@ for c in dpkg dpkg-deb dpkg-query gcc make; do
 done
 [ -f "$top_builddir/spank/.libs/treematch.so" ] ||
 	e2e_skip "the plugin was not built: no Slurm headers?"
-pkg=slurm-treematch
+pkg="slurm-treematch"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null ||
 	gcc -print-multiarch)
 plugindir=/usr/lib/$multiarch/slurm-wlm
@@ -93,8 +93,11 @@ for f in "$plugindir/treematch.so" /usr/bin/treematch-helper \
 	/usr/share/man/man1/treematch-helper.1.gz \
 	/etc/slurm/plugstack.conf.d/treematch.conf.example \
 	/usr/share/doc/$pkg/copyright; do
-	check "dpkg -L lists $f, and it is there" \
-		bash -c 'grep -qxF -- "$1" <<<"$2" && [ -f "$1" ]' - "$f" "$listed"
+	if grep -qxF -- "$f" <<<"$listed" && [ -f "$f" ]; then
+		ok "dpkg -L lists $f, and it is there"
+	else
+		nok "dpkg -L lists $f, and it is there" "$listed"
+	fi
 done
 if [ -x "$top_builddir/contrib/profiler/commprof" ]; then
 	check "dpkg -L lists /usr/bin/commprof" grep -qxF /usr/bin/commprof <<<"$listed"
