@@ -91,29 +91,24 @@ static int option_cb(int val, const char *optarg, int remote)
 	return -1;
 }
 
+/* srun --help prints each usage in a column of about 48 characters under
+ * "Options provided by plugins": one line each (tests/e2e/27-package.sh);
+ * spank-treematch(8) says the rest. */
 static struct spank_option options[] = {
 	{ "comm-matrix", "FILE",
-	  "Place tasks with TreeMatch so that the ranks that communicate most "
-	  "share caches; FILE is the job's communication matrix (JSON or .mat) "
-	  "[treematch]",
+	  "Place tasks by TreeMatch from this matrix",
 	  1, OPT_MATRIX, option_cb },
 	{ "comm-matrix-report", NULL,
-	  "Print each node's placement and its cost against packed and "
-	  "round-robin on stderr [treematch]",
+	  "Print each node's placement and cost on stderr",
 	  0, OPT_REPORT, option_cb },
 	{ "comm-matrix-topology", "TOPO",
-	  "Dry run: compute the placement on TOPO (xml:PATH, "
-	  "synthetic:DESCRIPTION or tree:ARITIES such as tree:2,8,2) and "
-	  "export it, without binding [treematch]",
+	  "Dry run for TOPO (xml:, synthetic:, tree:2,8,2)",
 	  1, OPT_TOPOLOGY, option_cb },
 	{ "comm-matrix-algorithm", "NAME",
-	  "How --comm-matrix places tasks: a policy that `treematch-helper "
-	  "policies` lists (treematch, the default, unless the site chose "
-	  "another) [treematch]",
+	  "Placement policy (treematch-helper policies)",
 	  1, OPT_ALGORITHM, option_cb },
 	{ "comm-matrix-keep-layout", NULL,
-	  "Keep Slurm's choice of which node each task runs on; --comm-matrix "
-	  "then places tasks only within each node [treematch]",
+	  "Keep Slurm's nodes; place within each node",
 	  0, OPT_KEEP_LAYOUT, option_cb },
 	SPANK_OPTIONS_TABLE_END
 };

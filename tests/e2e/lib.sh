@@ -44,6 +44,7 @@ E2E_FAILED=0
 _E2E_DIRS=()		# directories (maybe clusters) to stop and remove at exit
 declare -A _E2E_LOG_MARK=()	# slurmd log -> its size at the previous check
 _E2E_WATCHDOG=
+_E2E_AT_EXIT=()		# functions to run at exit (e2e_at_exit)
 
 # Variables of an outer Slurm job or user (make check run inside a job) would
 # send our srun/sbatch to that job or cluster, or change their options.
@@ -359,11 +360,22 @@ _e2e_parent_of() {
 	echo "${stat%% *}"
 }
 
+# e2e_at_exit FUNC: run FUNC when the test ends, whatever the reason
+# (before its clusters stop), e.g. to undo what it changed on the machine;
+# FUNC failing fails the test.
+e2e_at_exit() {
+	_E2E_AT_EXIT+=("$1")
+	_e2e_install_traps
+}
+
 # A directory with an "owner" file holds a cluster (see cluster.sh).
 _e2e_on_exit() {
-	local rc=$? d out
+	local rc=$? d out f
 	trap - EXIT INT TERM HUP
 	[ -z "$_E2E_WATCHDOG" ] || kill -TERM "$_E2E_WATCHDOG" 2>/dev/null
+	for f in "${_E2E_AT_EXIT[@]}"; do
+		"$f" || rc=1
+	done
 	for d in "${_E2E_DIRS[@]}"; do
 		[ -f "$d/owner" ] || continue
 		out=$("$CLUSTER_SH" down "$d" 2>&1) || rc=1

@@ -6,7 +6,9 @@
 #
 #   tm_setup                 before cluster_start: a private directory TM_DIR
 #                            with copies of the built treematch.so (TM_SO)
-#                            and treematch-helper (TM_HELPER), the fake
+#                            and treematch-helper (TM_HELPER) (with
+#                            TM_INSTALLED=1: of the installed ones, in
+#                            TM_INSTALLED_SO and /usr/bin), the fake
 #                            helpers (TM_FAKES/NAME) and the probe (TM_PROBE);
 #                            writes TM_PLUGSTACK (exported as PLUGSTACK) with
 #                            the plugin `required` and helper=TM_HELPER
@@ -59,6 +61,13 @@
 tm_setup() {
 	local so=${top_builddir:?}/spank/.libs/treematch.so
 	local helper=$top_builddir/helper/treematch-helper
+	if [ "${TM_INSTALLED:-}" = 1 ]; then
+		# the package's files (tests/e2e/27-package.sh)
+		so=${TM_INSTALLED_SO:?}
+		helper=$(command -v treematch-helper) || helper=/usr/bin/treematch-helper
+		[ -f "$so" ] || { nok "the installed plugin $so exists"; exit 1; }
+		[ -x "$helper" ] || { nok "the installed helper $helper exists"; exit 1; }
+	fi
 	[ -f "$so" ] || e2e_skip "the plugin was not built ($so): no Slurm headers?"
 	[ -x "$helper" ] || e2e_skip "treematch-helper was not built ($helper)"
 	TM_DIR=

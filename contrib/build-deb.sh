@@ -1,0 +1,172 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# build-deb.sh - build the Debian package slurm-treematch from a configured
+# build tree, with plain dpkg tools and no network.
+#
+#   contrib/build-deb.sh [-o OUTDIR] [BUILDDIR]
+#
+# BUILDDIR (default: the current directory) is a configured build tree of
+# this project: its sources (`make distdir`) are configured again for
+# Debian's paths (--prefix=/usr, Slurm's plugin directory
+# /usr/lib/MULTIARCH/slurm-wlm), built with dpkg-buildflags and installed
+# into a staging tree (`make install DESTDIR=`), which becomes
+# OUTDIR/slurm-treematch_VERSION_ARCH.deb (default OUTDIR: BUILDDIR).  The
+# last line printed is the package's path.  BUILDDIR itself is not changed.
+#
+# Needs gcc, make, dpkg-dev (dpkg-architecture, dpkg-shlibdeps,
+# dpkg-buildflags: without them the host's multiarch comes from gcc and the
+# dependencies from `dpkg -S` of the linked libraries) and the build
+# dependencies, Slurm's headers (libslurm-dev) included: a package without
+# the plugin is refused.  The package's fields are in contrib/debian/.
+set -eu
+
+out=
+while getopts o: opt; do
+	case $opt in
+	o) out=$OPTARG ;;
+	*) echo "usage: $0 [-o OUTDIR] [BUILDDIR]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+build=$(cd "${1:-.}" && pwd)
+out=$(cd "${out:-$build}" && pwd)
+[ -f "$build/config.status" ] || {
+	echo "build-deb.sh: $build is not a configured build tree" >&2
+	exit 1
+}
+srcdir=$(sed -n 's/^abs_top_srcdir = //p' "$build/Makefile")
+debian=$srcdir/contrib/debian
+
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null ||
+	gcc -print-multiarch)
+arch=$(dpkg-architecture -qDEB_HOST_ARCH 2>/dev/null ||
+	dpkg --print-architecture)
+version=$(sed -n 's/^PACKAGE_VERSION = //p' "$build/Makefile")
+libdir=/usr/lib/$multiarch
+plugindir=$libdir/slurm-wlm
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tm-deb.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM HUP
+src=$tmp/slurm-treematch-$version
+stage=$tmp/stage
+
+echo "build-deb.sh: sources of $build"
+make -s -C "$build" distdir distdir="$src" >"$tmp/log" 2>&1 || {
+	cat "$tmp/log" >&2
+	exit 1
+}
+echo "build-deb.sh: configure and build for $plugindir"
+if command -v dpkg-buildflags >/dev/null; then
+	# hardening and optimisation flags, as a Debian package is built
+	eval "$(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --export=sh)"
+fi
+(
+	cd "$src"
+	./configure -q --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
+		--libdir="$libdir" --with-spank-plugindir="$plugindir" &&
+		make -s -j"$(nproc 2>/dev/null || echo 2)" &&
+		make -s install DESTDIR="$stage"
+) >"$tmp/log" 2>&1 || {
+	tail -n 40 "$tmp/log" >&2
+	exit 1
+}
+[ -f "$stage$plugindir/treematch.so" ] || {
+	echo "build-deb.sh: the plugin was not built (no Slurm headers? apt-get install libslurm-dev)" >&2
+	exit 1
+}
+
+# Debian's layout: no libtool archives, stripped objects, compressed man
+# pages, the copyright file, the example plugstack line in Slurm's
+# plugstack.conf.d (Debian's plugstack.conf includes *.conf there: the
+# example stays inactive until renamed).
+find "$stage" -name '*.la' -delete
+find "$stage" -type f \( -name '*.so' -o -perm -u+x \) | while read -r f; do
+	case $(head -c 4 "$f" | od -An -c | tr -d ' ') in
+	177ELF) strip --remove-section=.comment --remove-section=.note \
+		--strip-unneeded "$f" ;;
+	esac
+done
+find "$stage" -type f -name '*.so' -exec chmod 644 {} +
+find "$stage/usr/share/man" -type f -exec gzip -9n {} +
+install -D -m 644 "$debian/copyright" \
+	"$stage/usr/share/doc/slurm-treematch/copyright"
+install -d -m 755 "$stage/etc/slurm/plugstack.conf.d"
+sed -e "s|/usr/local/lib/slurm-treematch/treematch.so|$plugindir/treematch.so|g" \
+	-e "s|/usr/local/bin/treematch-helper|/usr/bin/treematch-helper|g" \
+	"$srcdir/etc/plugstack.conf.example" \
+	>"$stage/etc/slurm/plugstack.conf.d/treematch.conf.example"
+chmod 644 "$stage/etc/slurm/plugstack.conf.d/treematch.conf.example"
+
+# Dependencies: the libraries the programs and the plugin link (the
+# profiler's MPI library only recommended: it is loaded into MPI programs,
+# which bring their own), and Slurm of the series whose spank.h the plugin
+# was built with (Slurm refuses plugins of another major release).
+elves=$(find "$stage" -type f | while read -r f; do
+	case $(head -c 4 "$f" | od -An -c | tr -d ' ') in 177ELF) echo "$f" ;; esac
+done)
+main=$(echo "$elves" | grep -v '/libcommprof\.so$' || true)
+profiler=$(echo "$elves" | grep '/libcommprof\.so$' || true)
+shlib_deps() { # FIELD FILE...: "shlibs:FIELD=..." from dpkg -S of the
+	field=$1  # libraries each file names (NEEDED), found by ldd
+	shift
+	[ $# -gt 0 ] || return 0
+	pkgs=$(for f in "$@"; do
+		ldd "$f" | awk -v needed=" $(objdump -p "$f" |
+			awk '$1 == "NEEDED" { printf "%s ", $2 }')" \
+			'$2 == "=>" && index(needed, " " $1 " ") { print $3 }'
+	done | sort -u | while read -r lib; do
+		dpkg -S "$lib" 2>/dev/null || dpkg -S "$(readlink -f "$lib")" 2>/dev/null ||
+			dpkg -S "/usr$lib" 2>/dev/null || true
+	done | cut -d: -f1 | sort -u | paste -sd, - | sed 's/,/, /g')
+	echo "shlibs:$field=$pkgs"
+}
+if command -v dpkg-shlibdeps >/dev/null; then
+	mkdir -p "$tmp/shlibs/debian"
+	printf 'Source: slurm-treematch\n\nPackage: slurm-treematch\nArchitecture: any\n' \
+		>"$tmp/shlibs/debian/control"
+	# shellcheck disable=SC2086 # one file a word (no spaces: our paths)
+	subst=$(cd "$tmp/shlibs" &&
+		dpkg-shlibdeps -O -e$main \
+			${profiler:+-dRecommends -e$profiler} 2>"$tmp/log") || {
+		cat "$tmp/log" >&2
+		exit 1
+	}
+else
+	# shellcheck disable=SC2086
+	subst="$(shlib_deps Depends $main)
+$(shlib_deps Recommends $profiler)"
+fi
+depends=$(echo "$subst" | sed -n 's/^shlibs:Depends=//p')
+recommends=$(echo "$subst" | sed -n 's/^shlibs:Recommends=//p')
+slurm=$(dpkg-query -W -f '${Version}' libslurm-dev 2>/dev/null ||
+	sed -n 's/^#define SLURM_VERSION_STRING "\(.*\)"/\1/p' \
+		/usr/include/slurm/slurm_version.h)
+series=$(echo "$slurm" | cut -d. -f1-2)
+next=$(echo "$series" | awk -F. '{ printf "%s.%02d~", $1, $2 + 1 }')
+depends="$depends, slurm-client (>= $series) | slurmd (>= $series)"
+breaks="slurm-client (>= $next), slurmd (>= $next)"
+
+mkdir -p "$stage/DEBIAN"
+size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
+# (# as the separator: dependencies hold | and paths /)
+sed -e "s#@VERSION@#$version#" -e "s#@ARCH@#$arch#" \
+	-e "s#@MAINTAINER@#${DEBFULLNAME:-slurm-treematch maintainers} <${DEBEMAIL:-root@localhost}>#" \
+	-e "s#@SIZE@#$size#" -e "s#@DEPENDS@#$depends#" \
+	-e "s#@BREAKS@#$breaks#" \
+	"$debian/control.in" >"$stage/DEBIAN/control"
+if [ -n "$recommends" ]; then
+	sed -i "s#@RECOMMENDS@#$recommends#" "$stage/DEBIAN/control"
+else
+	sed -i '/^Recommends: /d' "$stage/DEBIAN/control"
+fi
+(cd "$stage" && find etc -type f | sed 's|^|/|') >"$stage/DEBIAN/conffiles"
+(cd "$stage" && find usr -type f -exec md5sum {} + | sort -k2) \
+	>"$stage/DEBIAN/md5sums"
+chmod 644 "$stage/DEBIAN/control" "$stage/DEBIAN/conffiles" \
+	"$stage/DEBIAN/md5sums"
+find "$stage" -type d -exec chmod 755 {} +
+
+deb=$out/slurm-treematch_${version}_$arch.deb
+dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null
+echo "$deb"
