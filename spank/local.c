@@ -203,6 +203,7 @@ static void unset_all_variables(void)
 	forget(ENV_REPORT);
 	forget(ENV_TOPOLOGY);
 	forget(ENV_ALGORITHM);
+	forget(ENV_SVG);
 }
 
 static void report_problem(const site_config *cfg, const char *problem)
@@ -343,6 +344,10 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 		setenv(ENV_REPORT, "yes", 1);
 	else
 		forget(ENV_REPORT);
+	if (user_opt.svg)
+		setenv(ENV_SVG, "yes", 1);
+	else
+		forget(ENV_SVG);
 	if (user_opt.topology)
 		setenv(ENV_TOPOLOGY, user_opt.topology, 1);
 	else

@@ -28,7 +28,7 @@ static int set_string(char **dst, const char *v)
 }
 
 enum { OPT_MATRIX, OPT_REPORT, OPT_TOPOLOGY, OPT_ALGORITHM,
-       OPT_KEEP_LAYOUT };
+       OPT_KEEP_LAYOUT, OPT_SVG };
 
 static const site_config *site;
 
@@ -61,6 +61,9 @@ static int option_cb(int val, const char *optarg, int remote)
 	case OPT_KEEP_LAYOUT:
 		user_opt.keep_layout = 1;
 		jobwide_withdraw();
+		return 0;
+	case OPT_SVG:
+		user_opt.svg = 1;
 		return 0;
 	case OPT_REPORT:
 		user_opt.report = 1;
@@ -110,6 +113,9 @@ static struct spank_option options[] = {
 	{ "comm-matrix-keep-layout", NULL,
 	  "Keep Slurm's nodes; place within each node",
 	  0, OPT_KEEP_LAYOUT, option_cb },
+	{ "comm-matrix-svg", NULL,
+	  "Draw each node's placement (SVG file)",
+	  0, OPT_SVG, option_cb },
 	SPANK_OPTIONS_TABLE_END
 };
 

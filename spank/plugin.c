@@ -84,5 +84,6 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
 	free(user_opt.algorithm);
 	user_opt.matrix = user_opt.topology = user_opt.algorithm = NULL;
 	user_opt.keep_layout = 0;
+	user_opt.svg = 0;
 	return 0;
 }

@@ -44,7 +44,16 @@ typedef struct step_info {
 	int ncores;
 	char step_cpus[CPULIST_MAX]; /* their OS CPUs, from Slurm and hwloc */
 	char cpus[CPULIST_MAX];   /* their OS CPUs, as the helper found them */
+	int svg;                  /* --comm-matrix-svg */
+	char **svg_argv;          /* the helper's command line for it */
 } step_info;
+
+static void free_argv(char **argv)
+{
+	for (int i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
 
 /* A job variable, "" counting as unset (srun blanks what it forgets). */
 static int job_env(spank_t sp, const char *name, char *buf, int len)
@@ -59,7 +68,7 @@ static void forget_variables(spank_t sp)
 {
 	static const char *const names[] = { ENV_MATRIX, ENV_MATRIX_ARG,
 		ENV_FALLBACK, ENV_ABORT, ENV_REPORT, ENV_TOPOLOGY, ENV_ALGORITHM,
-		ENV_CPUS, ENV_STATUS };
+		ENV_CPUS, ENV_STATUS, ENV_SVG };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		spank_unsetenv(sp, names[i]);
@@ -264,6 +273,24 @@ static int step_cancelled(void *arg)
 	return seen_twice;
 }
 
+/* The same command line with --format svg, on the heap: the node's first
+ * task runs it as the user (task.c).  NULL when out of memory. */
+static char **svg_command(char *const *argv, int n)
+{
+	char **copy = calloc((size_t)n + 1, sizeof(char *));
+
+	for (int i = 0; copy && i < n; i++) {
+		const char *arg = i > 0 && strcmp(argv[i - 1], "--format") == 0 ?
+				  "svg" : argv[i];
+
+		if (!(copy[i] = strdup(arg))) {
+			free_argv(copy);
+			return NULL;
+		}
+	}
+	return copy;
+}
+
 /* The step's OS CPUs (placement_step_cpus) take a topology load, a few
  * milliseconds that would add to every placed step's launch: they are
  * found in a thread of their own while the helper runs, and waited for
@@ -364,6 +391,8 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 	argv[a++] = "--format";
 	argv[a++] = "json";
 	argv[a] = NULL;
+	if (s->svg)
+		s->svg_argv = svg_command(argv, a);
 
 	thread_watch watch = { .nknown = 0 };
 	watch.nknown = list_threads(watch.known, WATCH_MAX, 0);
@@ -563,6 +592,8 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 	}
 	s.report = cfg->report || (job_env(sp, ENV_REPORT, env, sizeof(env)) == 0 &&
 				   !strcmp(env, "yes"));
+	s.svg = job_env(sp, ENV_SVG, env, sizeof(env)) == 0 &&
+		!strcmp(env, "yes");
 	if (!plan->dry_run) {
 		if (spank_get_item(sp, S_STEP_ALLOC_CORES, &s.cores) ||
 		    (s.ncores = count_list(s.cores)) <= 0) {
@@ -589,6 +620,7 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 			   s.stepid, env);
 		placement_free(&pl);
 		free(s.ranks);
+		free_argv(s.svg_argv);
 		return 0;
 	}
 	if (ran < 0)
@@ -596,6 +628,13 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 
 	if (s.report)
 		plan->message = report_text(&s, &pl);
+	if (s.svg_argv) {
+		plan->svg_argv = s.svg_argv; /* taken over: task 0 runs it */
+		s.svg_argv = NULL;
+		plan->timeout = cfg->timeout;
+		snprintf(plan->svg_file, sizeof(plan->svg_file),
+			 "treematch-%u.%u-%s.svg", s.jobid, s.stepid, s.node);
+	}
 	plan->ntasks = (int)s.nlocal;
 	plan->cpus = pl.cpus; /* taken over: the tasks read them */
 	pl.cpus = NULL;
@@ -610,11 +649,13 @@ failed:
 	fail_or_warn(cfg, plan, s.node, why);
 	placement_free(&pl);
 	free(s.ranks);
+	free_argv(s.svg_argv);
 	return 0;
 }
 
 void node_plan_free(node_plan *plan)
 {
+	free_argv(plan->svg_argv);
 	if (plan->cpus)
 		for (int i = 0; i < plan->ntasks; i++)
 			free(plan->cpus[i]);

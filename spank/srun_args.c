@@ -23,6 +23,7 @@ static const char *const long_options[] = {
 	"comm-matrix-algorithm:R",
 	"comm-matrix-keep-layout:N",
 	"comm-matrix-report:N",
+	"comm-matrix-svg:N",
 	"comm-matrix-topology:R",
 	NULL
 };

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include <hwloc.h>
 
+#include "helper_run.h"
 #include "tm_spank.h"
 
 /* The kernel narrows a mask to the task's cgroup cpuset without an error:
@@ -80,6 +82,48 @@ static int bind_to(const char *list, char *why, size_t wl)
 	return rc;
 }
 
+/* --comm-matrix-svg: the node's first task, as the user, runs the helper
+ * again for the picture and writes it into its working directory; a file
+ * already there is never overwritten, nor reached through a link.  Root
+ * writes nothing: everything here runs with the task's own rights. */
+enum { SVG_MAX_BYTES = 32 << 20 };
+
+static void draw_placement(const node_plan *plan)
+{
+	char why[TEXT_MAX] = "", file[PATH_TEXT_MAX];
+	helper_result res = { 0 };
+	helper_job job = { plan->svg_argv[0], plan->svg_argv, getuid(),
+			   getgid(), NULL, 0, plan->timeout, SVG_MAX_BYTES,
+			   65536, .as_caller = 1, .stdin_fd = -1 };
+
+	snprintf(file, sizeof(file), "%s", plan->svg_file);
+	for (char *c = file; *c; c++)
+		if (*c == '/')
+			*c = '_';
+	if (helper_run(&job, &res, why, sizeof(why)) < 0 || !res.exited ||
+	    res.exit_code != 0 || !res.out) {
+		say(PLUGIN ": --comm-matrix-svg: no picture%s%s", why[0] ? ": " : "",
+		    why);
+	} else {
+		int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			      O_CLOEXEC, 0644);
+		size_t done = 0;
+
+		while (fd >= 0 && done < res.out_len) {
+			ssize_t n = write(fd, res.out + done, res.out_len - done);
+			if (n <= 0)
+				break;
+			done += (size_t)n;
+		}
+		if (fd < 0 || done < res.out_len || close(fd) != 0)
+			say(PLUGIN ": --comm-matrix-svg: cannot write %s: %s",
+			    file, strerror(errno));
+		else
+			say(PLUGIN ": wrote %s", file);
+	}
+	helper_result_free(&res);
+}
+
 /* on_error=fail: the application must not run.  Returning an error is
  * enough when the plugin is "required" in plugstack.conf; when it is
  * "optional" Slurm ignores plugin errors by design and would exec the
@@ -107,6 +151,8 @@ int task_apply(spank_t sp, const node_plan *plan)
 	}
 	if (plan->refuse)
 		refuse_to_start();
+	if (id == 0 && plan->svg_argv)
+		draw_placement(plan);
 
 	snprintf(status, sizeof(status), "%s", plan->status);
 	const char *cpus = plan->cpus && id >= 0 && id < plan->ntasks

@@ -32,6 +32,7 @@
 #define ENV_REPORT      "SLURM_TREEMATCH_REPORT"      /* "yes" */
 #define ENV_TOPOLOGY    "SLURM_TREEMATCH_TOPOLOGY"    /* dry-run topology */
 #define ENV_ALGORITHM   "SLURM_TREEMATCH_ALGORITHM"   /* the user's policy */
+#define ENV_SVG         "SLURM_TREEMATCH_SVG"         /* "yes": draw it */
 #define ENV_JOBWIDE     "SLURM_TREEMATCH_JOBWIDE"     /* "yes": placed by srun */
 /* What each task gets. */
 #define ENV_CPUS        "SLURM_TREEMATCH_CPUS"
@@ -72,6 +73,7 @@ typedef struct user_options {
 	char *topology;  /* --comm-matrix-topology=TOPO */
 	char *algorithm; /* --comm-matrix-algorithm=NAME, checked */
 	int keep_layout; /* --comm-matrix-keep-layout */
+	int svg;         /* --comm-matrix-svg */
 } user_options;
 
 extern user_options user_opt;
@@ -112,6 +114,11 @@ typedef struct node_plan {
 	char **cpus;       /* per local task id: its CPU list, or NULL */
 	char status[TEXT_MAX];
 	char *message;     /* printed once on the job's stderr, or NULL */
+	/* --comm-matrix-svg: the helper's command line for the picture, run
+	 * by the node's first task as the user, and the file it goes to */
+	char **svg_argv;
+	char svg_file[PATH_TEXT_MAX];
+	int timeout;
 } node_plan;
 
 int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan);

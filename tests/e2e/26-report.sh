@@ -45,5 +45,34 @@ check_eq "... one line says that there is nothing to report" "$TM_ERR" \
 	"treematch: --comm-matrix-report: this step uses no matrix, there is nothing to report"
 check_eq "... and the tasks get no SLURM_TREEMATCH_* variable" "$(tm_col vars | sort -u)" -
 
+# ---- --comm-matrix-svg: one picture per node, written as the user ----------
+
+tm_matrix m4.json 4 0 1 1000 2 3 1000 1 2 10
+rm -f treematch-*.svg
+tm_run as_user srun -Q -N2 -n4 --comm-matrix=m4.json --comm-matrix-svg "$TM_PROBE"
+check_eq "--comm-matrix-svg: exit 0" "$TM_RC" 0
+check_eq "... one line per node names its picture" \
+	"$(grep -cE '^treematch: wrote treematch-[0-9]+\.[0-9]+-n[12]\.svg$' <<<"$TM_ERR")" 2
+for node in n1 n2; do
+	f=$(ls treematch-*-"$node".svg 2>/dev/null | head -n 1)
+	check "... $node's picture is in the working directory" test -s "$f"
+	check_eq "... owned by the job's user, not root" "$(stat -c %U "$f" 2>/dev/null)" "$E2E_USER"
+	check_match "... an SVG" "$(head -c 2000 "$f" 2>/dev/null)" '<svg'
+	check_match "... that labels the node's ranks" "$(cat "$f" 2>/dev/null)" 'rank [0-3]'
+	if command -v xmllint >/dev/null; then
+		check "... well-formed XML" xmllint --noout "$f"
+	fi
+done
+# the next job's name on n1 is taken by a link to a file of the test's:
+# neither followed nor replaced, and the step runs all the same
+job=$(sed -n 's/^treematch: wrote treematch-\([0-9]*\)\..*/\1/p' <<<"$TM_ERR" | head -n 1)
+echo keep >kept.txt
+ln -s kept.txt "treematch-$((job + 1)).0-n1.svg"
+tm_run as_user srun -Q -N2 -n4 --comm-matrix=m4.json --comm-matrix-svg "$TM_PROBE"
+check_eq "... a name already taken: the step runs" "$TM_RC" 0
+check_match "... and one line says the picture was not written" "$TM_ERR" \
+	"^treematch: --comm-matrix-svg: cannot write treematch-$((job + 1))\.0-n1\.svg"
+check_eq "... the link's target is untouched" "$(cat kept.txt)" keep
+
 check "no daemon died, the next job runs" cluster_healthy
 e2e_finish

@@ -156,7 +156,7 @@ help_of() {
 	}' <<<"$help"
 }
 for o in 'comm-matrix=FILE' comm-matrix-report 'comm-matrix-topology=TOPO' \
-	'comm-matrix-algorithm=NAME' comm-matrix-keep-layout; do
+	'comm-matrix-algorithm=NAME' comm-matrix-keep-layout comm-matrix-svg; do
 	text=$(help_of "$o")
 	if [ -n "$text" ] && [[ $text != *"(more lines)" ]]; then
 		ok "srun --help: --$o: $text"
@@ -173,7 +173,7 @@ if command -v man >/dev/null && man -w spank-treematch >/dev/null 2>&1; then
 		"$(man -w spank-treematch)" /usr/share/man/man8/spank-treematch.8.gz
 fi
 for o in comm-matrix comm-matrix-report comm-matrix-topology \
-	comm-matrix-algorithm comm-matrix-keep-layout; do
+	comm-matrix-algorithm comm-matrix-keep-layout comm-matrix-svg; do
 	check_match "the man page: --$o" "$page" "^ +--$o(=| |$)"
 done
 # every key config.c accepts (its own list, for the error message)
