@@ -311,3 +311,17 @@ int bench_case_make(const char *pattern, int depth, const int *arity,
 	free(one);
 	return 0;
 }
+
+int bench_case_write_json(const bench_case *c, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "{\"size\": %d, \"entries\": [", c->n);
+	for (size_t k = 0; k < c->count; k++)
+		fprintf(f, "%s[%d,%d,%.0f]", k ? "," : "", c->i[k], c->j[k],
+			c->w[k]);
+	fprintf(f, "]}\n");
+	return fclose(f) == 0 ? 0 : -1;
+}

@@ -32,6 +32,9 @@ typedef struct bench_case {
  * to BENCH_LARGE_RANKS ranks; returns the count. */
 int bench_cases(const char *filter, bench_case **out);
 void bench_case_free(bench_case *c);
+/* The case's matrix as the helper reads it ({"size", "entries"}); 0, or
+ * -1 when the file cannot be written. */
+int bench_case_write_json(const bench_case *c, const char *path);
 
 /* One case of pattern ("stencil2d", "stencil3d", "nas-cg", "random",
  * "hierarchical": planted groups on this tree) for the leaves of the

@@ -33,6 +33,7 @@
 #include <jansson.h>
 
 #include "bench_cases.h"
+#include "bench_scotch.h"
 #include "bench_valid.h"
 
 #include "tm_cost.h"
@@ -121,36 +122,14 @@ static int write_files(const bench_case *c, const tm_matrix *m,
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/m.json", tmpdir);
-	if (!(f = fopen(path, "w")))
+	if (bench_case_write_json(c, path) < 0)
 		return -1;
-	fprintf(f, "{\"size\": %d, \"entries\": [", c->n);
-	for (size_t k = 0; k < c->count; k++)
-		fprintf(f, "%s[%d,%d,%.0f]", k ? "," : "", c->i[k], c->j[k],
-			c->w[k]);
-	fprintf(f, "]}\n");
-	fclose(f);
-
-	/* Scotch graph: version; vertices, arcs; base 0, edge weights */
 	snprintf(path, sizeof(path), "%s/m.grf", tmpdir);
-	if (!(f = fopen(path, "w")))
+	if (bench_scotch_write_graph(path, m) < 0)
 		return -1;
-	fprintf(f, "0\n%d\t%lld\n0\t010\n", m->n, (long long)tm_matrix_nnz(m));
-	for (int v = 0; v < m->n; v++) {
-		fprintf(f, "%lld", (long long)(m->row_start[v + 1] - m->row_start[v]));
-		for (int64_t e = m->row_start[v]; e < m->row_start[v + 1]; e++)
-			fprintf(f, "\t%.0f %d", m->weight[e], m->col[e]);
-		fprintf(f, "\n");
-	}
-	fclose(f);
-
 	snprintf(path, sizeof(path), "%s/t.tgt", tmpdir);
-	if (!(f = fopen(path, "w")))
+	if (bench_scotch_write_tleaf(path, t) < 0)
 		return -1;
-	fprintf(f, "tleaf %d", t->depth);
-	for (int d = 0; d < t->depth; d++)
-		fprintf(f, " %d %.0f", t->arity[t->level_start[d]], t->level_cost[d]);
-	fprintf(f, "\n");
-	fclose(f);
 
 	/* topology.conf: leaf switches sw1..swK under sw0 */
 	snprintf(path, sizeof(path), "%s/topology.conf", tmpdir);
@@ -190,25 +169,6 @@ static int read_helper(const char *path, const tm_job *job, int *leaf_of,
 	json_decref(root);
 	free(used);
 	return got == job->ntasks ? 0 : -1;
-}
-
-static int read_scotch(const char *path, int n, int *leaf_of)
-{
-	FILE *f = fopen(path, "r");
-	int count = 0, got = 0, v, d;
-
-	if (!f || fscanf(f, "%d", &count) != 1) {
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	while (fscanf(f, "%d %d", &v, &d) == 2)
-		if (v >= 0 && v < n) {
-			leaf_of[v] = d;
-			got++;
-		}
-	fclose(f);
-	return got == n ? 0 : -1;
 }
 
 typedef struct totals {
@@ -304,7 +264,7 @@ static void run_case(const char *pattern, const jobcase *jc, const char *filter,
 	int ovl = 0;
 	for (int r = 0; r < RUNS; r++) {
 		double t = run_once(sargv, "/dev/null");
-		if (t < 0 || read_scotch(map, c.n, leaf_of) < 0)
+		if (t < 0 || bench_scotch_read_map(map, c.n, leaf_of) < 0)
 			continue;
 		int extra = bench_overloaded(job->tree, c.n, leaf_of);
 		if (extra < 0 || (extra > 0 && bench_repair(job->tree, m, leaf_of) < 0))

@@ -37,6 +37,7 @@
 #include <jansson.h>
 
 #include "bench_cases.h"
+#include "bench_scotch.h"
 #include "bench_valid.h"
 
 #include "tm_cost.h"
@@ -202,39 +203,15 @@ static int write_files(const bench_case *c, const tm_matrix *m,
 		       const tm_tree *t)
 {
 	char path[512];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/m.json", tmpdir);
-	if (!(f = fopen(path, "w")))
+	if (bench_case_write_json(c, path) < 0)
 		return -1;
-	fprintf(f, "{\"size\": %d, \"entries\": [", c->n);
-	for (size_t k = 0; k < c->count; k++)
-		fprintf(f, "%s[%d,%d,%.0f]", k ? "," : "", c->i[k], c->j[k], c->w[k]);
-	fprintf(f, "]}\n");
-	fclose(f);
-
-	/* Scotch graph: version; vertices, arcs; base 0, edge weights only */
 	snprintf(path, sizeof(path), "%s/m.grf", tmpdir);
-	if (!(f = fopen(path, "w")))
+	if (bench_scotch_write_graph(path, m) < 0)
 		return -1;
-	fprintf(f, "0\n%d\t%lld\n0\t010\n", m->n, (long long)tm_matrix_nnz(m));
-	for (int v = 0; v < m->n; v++) {
-		fprintf(f, "%lld", (long long)(m->row_start[v + 1] - m->row_start[v]));
-		for (int64_t e = m->row_start[v]; e < m->row_start[v + 1]; e++)
-			fprintf(f, "\t%.0f %d", m->weight[e], m->col[e]);
-		fprintf(f, "\n");
-	}
-	fclose(f);
-
 	snprintf(path, sizeof(path), "%s/t.tgt", tmpdir);
-	if (!(f = fopen(path, "w")))
-		return -1;
-	fprintf(f, "tleaf %d", c->depth);
-	for (int d = 0; d < c->depth; d++)
-		fprintf(f, " %d %.0f", c->arity[d], t->level_cost[d]);
-	fprintf(f, "\n");
-	fclose(f);
-	return 0;
+	return bench_scotch_write_tleaf(path, t);
 }
 
 /* The helper's JSON: rank r on leaf "cpus" (a tree: leaf is its own CPU). */
@@ -258,26 +235,6 @@ static int read_helper(const char *path, int n, int *leaf_of)
 	return got == n ? 0 : -1;
 }
 
-/* Scotch's map file: a count, then "vertex domain" lines. */
-static int read_scotch(const char *path, int n, int *leaf_of)
-{
-	FILE *f = fopen(path, "r");
-	int count = 0, got = 0, v, d;
-
-	if (!f || fscanf(f, "%d", &count) != 1) {
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	while (fscanf(f, "%d %d", &v, &d) == 2)
-		if (v >= 0 && v < n) {
-			leaf_of[v] = d;
-			got++;
-		}
-	fclose(f);
-	return got == n ? 0 : -1;
-}
-
 typedef struct scotch_run {
 	const char *map;
 	int n;
@@ -294,7 +251,7 @@ static void price_scotch(void *ctx)
 {
 	scotch_run *r = ctx;
 
-	if (read_scotch(r->map, r->n, r->leaf_of) != 0)
+	if (bench_scotch_read_map(r->map, r->n, r->leaf_of) != 0)
 		return;
 	int extra = bench_overloaded(r->t, r->n, r->leaf_of);
 	if (extra < 0 || (extra > 0 && bench_repair(r->t, r->m, r->leaf_of) < 0))

@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../bench_scotch.h"
+#include "../bench_valid.h"
 #include "tmsim.h"
 
 extern char **environ;
@@ -28,57 +30,6 @@ extern char **environ;
 /* Far more than scotch_gmap needs for 1,024 ranks (well under a second);
  * a hung run must not stall the benchmark. */
 enum { SCOTCH_LIMIT_SECONDS = 120 };
-
-static int write_graph(const char *path, const tm_matrix *m)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	/* version; vertices, arcs; base 0, edge weights only (010) */
-	fprintf(f, "0\n%d\t%lld\n0\t010\n", m->n, (long long)tm_matrix_nnz(m));
-	for (int v = 0; v < m->n; v++) {
-		fprintf(f, "%lld", (long long)(m->row_start[v + 1] -
-					       m->row_start[v]));
-		/* Scotch's weights are integers: keep at least 1 */
-		for (int64_t e = m->row_start[v]; e < m->row_start[v + 1]; e++)
-			fprintf(f, "\t%.0f %d", m->weight[e] < 1 ? 1 :
-				m->weight[e], m->col[e]);
-		fprintf(f, "\n");
-	}
-	return fclose(f);
-}
-
-static int write_target(const char *path, const tm_tree *t)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fprintf(f, "tleaf %d", t->depth);
-	for (int d = 0; d < t->depth; d++)
-		fprintf(f, " %d %.0f", t->arity[t->level_start[d]],
-			t->level_cost[d]);
-	fprintf(f, "\n");
-	return fclose(f);
-}
-
-static int read_map(const char *path, int n, int *leaf_of)
-{
-	FILE *f = fopen(path, "r");
-	int count = 0, got = 0, v, d;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &count) == 1)
-		while (fscanf(f, "%d %d", &v, &d) == 2)
-			if (v >= 0 && v < n) {
-				leaf_of[v] = d;
-				got++;
-			}
-	fclose(f);
-	return got == n ? 0 : -1;
-}
 
 static int run_gmap(char *const argv[])
 {
@@ -130,15 +81,16 @@ int tmsim_place_scotch(const tmsim_job *job, const tm_matrix *m,
 	snprintf(tgt, sizeof(tgt), "%s/t.tgt", dir);
 	snprintf(map, sizeof(map), "%s/m.map", dir);
 	char *argv[] = { "scotch_gmap", grf, tgt, map, NULL };
-	if (write_graph(grf, m) || write_target(tgt, job->tree))
+	if (bench_scotch_write_graph(grf, m) ||
+	    bench_scotch_write_tleaf(tgt, job->tree))
 		tm_error_set(err, TM_ERR_IO, "scotch: cannot write %s", dir);
-	else if (run_gmap(argv) || read_map(map, m->n, leaf_of))
+	else if (run_gmap(argv) || bench_scotch_read_map(map, m->n, leaf_of))
 		tm_error_set(err, TM_ERR_IO, "scotch: scotch_gmap %s %s failed "
 			     "or gave no mapping for %d ranks", grf, tgt, m->n);
-	else if (tmsim_overloaded(job->tree, m->n, leaf_of) < 0)
+	else if (bench_overloaded(job->tree, m->n, leaf_of) < 0)
 		tm_error_set(err, TM_ERR_RANGE, "scotch: %s: a rank on no "
 			     "leaf of the target", map);
-	else if ((*moved = tmsim_repair(job->tree, m, leaf_of)) < 0)
+	else if ((*moved = bench_repair(job->tree, m, leaf_of)) < 0)
 		tm_error_nomem(err);
 	else
 		status = 0;

@@ -85,8 +85,4 @@ const char *tmsim_policies(void);
 int tmsim_place_scotch(const tmsim_job *job, const tm_matrix *m,
 		       int *leaf_of, int *moved, tm_error *err);
 
-/* repair.c */
-int tmsim_overloaded(const tm_tree *t, int n, const int *leaf_of);
-int tmsim_repair(const tm_tree *t, const tm_matrix *m, int *leaf_of);
-
 #endif /* TMSIM_H */
