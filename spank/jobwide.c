@@ -33,6 +33,7 @@
 
 #include "helper_run.h"
 #include "srun_args.h"
+#include "tm_job.h"
 #include "tm_spank.h"
 
 enum {
@@ -83,40 +84,6 @@ static long positive(const char *s)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	return errno || *end || v < 1 || v > 1L << 30 ? -1 : v;
-}
-
-/* "2(x3),1" (SLURM_JOB_CPUS_PER_NODE) into count[0..n-1]; 0, or -1. */
-static int parse_counts(const char *s, int *count, int n)
-{
-	int k = 0;
-
-	while (s && *s) {
-		char *end;
-		long v = strtol(s, &end, 10), times = 1;
-
-		if (end == s || v < 0 || v > 1L << 20)
-			return -1;
-		s = end;
-		if (*s == '(') {
-			if (s[1] != 'x')
-				return -1;
-			times = strtol(s + 2, &end, 10);
-			if (end == s + 2 || *end != ')' || times < 1 ||
-			    times > n - k)
-				return -1;
-			s = end + 1;
-		}
-		for (long t = 0; t < times; t++) {
-			if (k == n)
-				return -1;
-			count[k++] = (int)v;
-		}
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return k == n ? 0 : -1;
 }
 
 /* The allocation's nodes, in Slurm's order, as "a,b,c"; their number. */
@@ -408,10 +375,16 @@ void jobwide_option(const site_config *cfg, const char *matrix_arg)
 
 	static char nodes[NODES_TEXT_MAX];
 	int nnodes = job_nodes(list, nodes, sizeof(nodes), MAX_NODES);
-	int *cpus = nnodes > 0 ? calloc((size_t)nnodes, sizeof(int)) : NULL;
+	int *cpus = NULL, ncounts = 0;
 	int *count = nnodes > 0 ? calloc((size_t)nnodes, sizeof(int)) : NULL;
-	if (!cpus || !count ||
-	    parse_counts(getenv("SLURM_JOB_CPUS_PER_NODE"), cpus, nnodes) < 0) {
+	tm_error err;
+	/* "2(x3),1", one count per node: the helper's reader of Slurm's
+	 * counts (libtmcore) */
+	if (!count || tm_tasks_per_node_parse("SLURM_JOB_CPUS_PER_NODE",
+					      getenv("SLURM_JOB_CPUS_PER_NODE"),
+					      nnodes, &cpus, &ncounts,
+					      &err) != TM_OK ||
+	    ncounts != nnodes) {
 		not_placed("cannot read the allocation (SLURM_JOB_NODELIST, "
 			   "SLURM_JOB_CPUS_PER_NODE)");
 		goto out;
@@ -457,7 +430,7 @@ void jobwide_option(const site_config *cfg, const char *matrix_arg)
 			   nnodes);
 		goto out;
 	}
-	local_resolve_matrix(cfg, matrix_arg, path, sizeof(path), problem,
+	matrix_file_resolve(cfg, matrix_arg, path, sizeof(path), problem,
 			     sizeof(problem));
 	if (problem[0])
 		goto out; /* init_post_opt says what is wrong with it */

@@ -5,12 +5,7 @@
  * nodes through the job's environment (variables in tm_spank.h).
  *
  * Which file:
- *   --comm-matrix=FILE: an absolute path; a relative path with a '/'
- *     against the current directory; a bare name in the current directory,
- *     else in the site's matrix_dir.  An #SBATCH --comm-matrix reaches the
- *     script's sruns as an option again; sbatch resolved it against its own
- *     directory and passes that path on, so a script that changes directory
- *     still gets the file it was submitted with.
+ *   --comm-matrix=FILE: as matrix_file.c resolves it.
  *   auto=yes and no option: <matrix_dir>/<job name>.json, used only when it
  *     exists and its size is the step's task count (recurring jobs).
  *
@@ -43,106 +38,6 @@ static struct {
 	char problem[TEXT_MAX];       /* why it cannot be used, or "" */
 } chosen;
 
-static int exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
-
-static int join(char *out, size_t size, const char *dir, const char *name)
-{
-	int n = snprintf(out, size, "%s/%s", dir, name);
-
-	return n < 0 || (size_t)n >= size ? -1 : 0;
-}
-
-/* Fill path from the option's value, or problem (tm_spank.h). */
-void local_resolve_matrix(const site_config *cfg, const char *arg,
-			  char *path, size_t psize, char *problem,
-			  size_t plen)
-{
-	char cwd[PATH_TEXT_MAX];
-	const char *from_sbatch = getenv(ENV_MATRIX_ARG);
-	const char *sbatch_path = getenv(ENV_MATRIX);
-
-	if (from_sbatch && sbatch_path && !strcmp(from_sbatch, arg) &&
-	    sbatch_path[0] == '/') {
-		snprintf(path, psize, "%s", sbatch_path);
-		return;
-	}
-	if (arg[0] == '/') {
-		if (strlen(arg) >= psize)
-			snprintf(problem, plen,
-				 "--comm-matrix: path too long");
-		else
-			strcpy(path, arg);
-		return;
-	}
-	if (!getcwd(cwd, sizeof(cwd))) {
-		snprintf(problem, plen,
-			 "%.512s: cannot tell the current directory: %s", arg,
-			 strerror(errno));
-		return;
-	}
-	if (join(path, psize, cwd, arg) < 0) {
-		snprintf(problem, plen,
-			 "--comm-matrix: path too long");
-		return;
-	}
-	if (strchr(arg, '/') || exists(path) || !cfg->matrix_dir[0])
-		return;
-	char site[PATH_TEXT_MAX];
-	if (join(site, sizeof(site), cfg->matrix_dir, arg) == 0 && exists(site)) {
-		snprintf(path, psize, "%s", site);
-		return;
-	}
-	snprintf(problem, plen,
-		 "%.256s: no such file in %.256s nor in the site's matrix_dir %.256s",
-		 arg, cwd, cfg->matrix_dir);
-}
-
-int local_site_file_trusted(const site_config *cfg, const char *path,
-			    uid_t user, char *problem, size_t plen)
-{
-	size_t dlen = strlen(cfg->matrix_dir);
-	struct stat st;
-
-	while (dlen > 1 && cfg->matrix_dir[dlen - 1] == '/')
-		dlen--;
-	const char *name = path + dlen;
-	if (!dlen || strncmp(path, cfg->matrix_dir, dlen) != 0 || *name != '/')
-		return 0;
-	name += strspn(name, "/");
-	if (strchr(name, '/'))
-		return 0; /* not the site's: the user chose it by its path */
-	/* matrix_dir's files are picked by name (auto=yes: the job's name),
-	 * so anyone who can put one there chooses other users' placements */
-	if (stat(cfg->matrix_dir, &st) < 0) {
-		snprintf(problem, plen, "%.512s: cannot open the site's "
-			 "matrix_dir: %s", cfg->matrix_dir, strerror(errno));
-		return -1;
-	}
-	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
-		snprintf(problem, plen, "%.512s: the site's matrix_dir is "
-			 "writable by everyone without the sticky bit: its files "
-			 "are not used", cfg->matrix_dir);
-		return -1;
-	}
-	if (stat(path, &st) < 0) {
-		snprintf(problem, plen, "%.512s: cannot open: %s", path,
-			 strerror(errno));
-		return -1;
-	}
-	if (st.st_uid != 0 && st.st_uid != user) {
-		snprintf(problem, plen, "%.512s: owned by uid %u, expected root "
-			 "or the job's user (uid %u) in the site's matrix_dir",
-			 path, (unsigned)st.st_uid, (unsigned)user);
-		return -1;
-	}
-	return 0;
-}
-
 /* The checks srun can make as the user; *size set when the file parsed. */
 static int check_file(const site_config *cfg, const char *path, int *size,
 		      char *problem, size_t plen)
@@ -151,7 +46,7 @@ static int check_file(const site_config *cfg, const char *path, int *size,
 	tm_matrix *m = NULL;
 	tm_error err = { 0 };
 
-	if (local_site_file_trusted(cfg, path, getuid(), problem, plen) < 0)
+	if (matrix_file_trusted(cfg, path, getuid(), problem, plen) < 0)
 		return -1;
 	if (stat(path, &st) < 0) {
 		snprintf(problem, plen, "%.512s: cannot open: %s", path,
@@ -226,7 +121,7 @@ int local_check_options(const site_config *cfg)
 		snprintf(chosen.problem, sizeof(chosen.problem),
 			 "the plugin is disabled: %.900s", cfg->error);
 	} else {
-		local_resolve_matrix(cfg, user_opt.matrix, chosen.path,
+		matrix_file_resolve(cfg, user_opt.matrix, chosen.path,
 				     sizeof(chosen.path), chosen.problem,
 				     sizeof(chosen.problem));
 		if (!chosen.problem[0])
@@ -263,8 +158,8 @@ static int auto_matrix(const site_config *cfg, uint32_t ntasks)
 	if (!cfg->auto_matrix || !cfg->matrix_dir[0] || !usable_job_name(name))
 		return 0;
 	snprintf(file, sizeof(file), "%s.json", name);
-	if (join(chosen.path, sizeof(chosen.path), cfg->matrix_dir, file) < 0 ||
-	    !exists(chosen.path))
+	if (matrix_file_in_dir(cfg->matrix_dir, file, chosen.path,
+			       sizeof(chosen.path)) < 0)
 		return 0;
 	if (check_file(cfg, chosen.path, &size, chosen.problem,
 		       sizeof(chosen.problem)) < 0) {

@@ -562,7 +562,7 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 		goto failed;
 	}
 	/* srun checked it; the file may have been replaced since */
-	if (local_site_file_trusted(cfg, s.matrix, s.uid, why, sizeof(why)) < 0)
+	if (matrix_file_trusted(cfg, s.matrix, s.uid, why, sizeof(why)) < 0)
 		goto failed;
 	if (cfg->topology[0])
 		snprintf(s.topology, sizeof(s.topology), "%s", cfg->topology);

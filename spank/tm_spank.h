@@ -82,18 +82,21 @@ int options_register(spank_t sp, const site_config *cfg);
 /* ---- srun / sbatch / salloc (local.c) ----------------------------- */
 int local_check_options(const site_config *cfg);         /* init_post_opt */
 int local_prepare_step(spank_t sp, const site_config *cfg); /* local_user_init */
-/* --comm-matrix's value to an absolute path (local.c says how), or why
- * not in problem. */
-void local_resolve_matrix(const site_config *cfg, const char *arg,
-			  char *path, size_t psize, char *problem,
-			  size_t plen);
-
+/* ---- the matrix file (matrix_file.c) ------------------------------- */
+/* --comm-matrix's value to an absolute path (matrix_file.c says how), or
+ * why not in problem. */
+void matrix_file_resolve(const site_config *cfg, const char *arg,
+			 char *path, size_t psize, char *problem,
+			 size_t plen);
+/* dir/name into out when that file exists: 0, else -1. */
+int matrix_file_in_dir(const char *dir, const char *name, char *out,
+		       size_t size);
 /* A file directly in the site's matrix_dir (a bare name, auto=yes) is
  * used only when root or `user` owns it and the directory is not writable
  * by everyone without the sticky bit: -1 and problem otherwise.  Other
  * paths: 0. */
-int local_site_file_trusted(const site_config *cfg, const char *path,
-			    uid_t user, char *problem, size_t plen);
+int matrix_file_trusted(const site_config *cfg, const char *path,
+			uid_t user, char *problem, size_t plen);
 
 /* ---- srun: which node each rank runs on (jobwide.c) ---------------- */
 /* In the --comm-matrix option callback: export a hostfile or say why. */
@@ -137,6 +140,7 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same for a text of any length, such as a many-line report. */
 void say_text(const char *text, size_t len);
 
+/* ---- what a dry-run topology may cost (topology_check.c) ---------- */
 /* A user's tree:ARITIES topology with more leaves than a step of ntasks
  * tasks of cpus_per_task CPUs can need (at least TOPOLOGY_STEP_MIN_LEAVES,
  * a large node): 1 and why.  0 for anything else (the helper checks the
