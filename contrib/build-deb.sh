@@ -94,6 +94,7 @@ install -D -m 644 "$debian/copyright" \
 install -d -m 755 "$stage/etc/slurm/plugstack.conf.d"
 sed -e "s|/usr/local/lib/slurm-treematch/treematch.so|$plugindir/treematch.so|g" \
 	-e "s|/usr/local/bin/treematch-helper|/usr/bin/treematch-helper|g" \
+	-e "s|/usr/local/lib/slurm-treematch/libcommprof.so|$libdir/slurm-treematch/libcommprof.so|g" \
 	"$srcdir/etc/plugstack.conf.example" \
 	>"$stage/etc/slurm/plugstack.conf.d/treematch.conf.example"
 chmod 644 "$stage/etc/slurm/plugstack.conf.d/treematch.conf.example"

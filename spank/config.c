@@ -15,10 +15,14 @@
 #include <string.h>
 
 #include "tm_map.h"
+#include "tm_online.h"
 #include "tm_spank.h"
 
 #ifndef TM_HELPER_PATH
 #define TM_HELPER_PATH "/usr/bin/treematch-helper"
+#endif
+#ifndef TM_PROFILER_PATH
+#define TM_PROFILER_PATH "/usr/lib/slurm-treematch/libcommprof.so"
 #endif
 
 enum { DEFAULT_TIMEOUT = 10, MAX_TIMEOUT = 3600 };
@@ -101,8 +105,39 @@ static const char *set_key(site_config *cfg, const char *key, const char *v)
 	}
 	if (!strcmp(key, "report"))
 		return yes_no(v, &cfg->report) ? "yes or no" : NULL;
-	if (!strcmp(key, "auto"))
-		return yes_no(v, &cfg->auto_matrix) ? "yes or no" : NULL;
+	if (!strcmp(key, "auto")) {
+		/* online: steps without a matrix of their own (neither
+		 * --comm-matrix nor one in matrix_dir) are placed online */
+		cfg->auto_online = !strcmp(v, "online");
+		if (cfg->auto_online) {
+			cfg->auto_matrix = 1;
+			return NULL;
+		}
+		return yes_no(v, &cfg->auto_matrix) ? "yes, no or online" : NULL;
+	}
+	if (!strcmp(key, "profiler"))
+		return copy_path(cfg->profiler, sizeof(cfg->profiler), v) ?
+		       "an absolute path" : NULL;
+	if (!strcmp(key, "online")) {
+		/* the user's --comm-matrix-online goes over it, key by key */
+		tm_online_params p;
+		tm_error err = { 0 };
+		static char why[TM_ERROR_TEXT_MAX + 32];
+
+		tm_online_params_default(&p);
+		if (strlen(v) >= sizeof(cfg->online) ||
+		    tm_online_params_parse(v, "online=", &p, &err) != TM_OK) {
+			/* "online=: slope=1: expected ...": the key inside */
+			const char *e = err.text;
+			if (!strncmp(e, "online=: ", 9))
+				e += 9;
+			snprintf(why, sizeof(why), "online parameters (%s)",
+				 *e ? e : "at most 2046 characters");
+			return why;
+		}
+		snprintf(cfg->online, sizeof(cfg->online), "%s", v);
+		return NULL;
+	}
 	/* "key=" is the default written out, as in plugstack.conf.example */
 	char *optional = !strcmp(key, "matrix_dir") ? cfg->matrix_dir :
 			 !strcmp(key, "topology")   ? cfg->topology :
@@ -152,10 +187,12 @@ void config_parse(site_config *cfg, int ac, char **av)
 	static const char keys[] = "helper, on_error, timeout, bind, "
 				   "cpu_kinds, report, "
 				   "matrix_dir, auto, topology, algorithm, "
-				   "nodes, network_costs or max_size";
+				   "nodes, network_costs, online, profiler "
+				   "or max_size";
 
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(cfg->helper, sizeof(cfg->helper), "%s", TM_HELPER_PATH);
+	snprintf(cfg->profiler, sizeof(cfg->profiler), "%s", TM_PROFILER_PATH);
 	cfg->timeout = DEFAULT_TIMEOUT;
 	cfg->max_size = DEFAULT_MAX_SIZE;
 	cfg->nodes = 1;

@@ -8,6 +8,8 @@
  *   --comm-matrix=FILE: as matrix_file.c resolves it.
  *   auto=yes and no option: <matrix_dir>/<job name>.json, used only when it
  *     exists and its size is the step's task count (recurring jobs).
+ *   --comm-matrix=online, or auto=online and no such file: none; the
+ *     tasks map themselves from their live traffic (online.c).
  *
  * What the check covers: a regular file no larger than max_size, readable
  * by the user, that parses, whose size is the step's task count; a file
@@ -33,6 +35,8 @@
 /* What init_post_opt decided, for local_user_init (same srun process). */
 static struct {
 	int asked;                    /* --comm-matrix given */
+	int online;                   /* --comm-matrix=online */
+	char params[ONLINE_TEXT_MAX]; /* its parameters, canonical */
 	char path[PATH_TEXT_MAX];     /* the file, absolute */
 	int size;                     /* its "size", once it parsed */
 	char problem[TEXT_MAX];       /* why it cannot be used, or "" */
@@ -99,6 +103,7 @@ static void unset_all_variables(void)
 	forget(ENV_TOPOLOGY);
 	forget(ENV_ALGORITHM);
 	forget(ENV_SVG);
+	forget(ENV_ONLINE);
 }
 
 static void report_problem(const site_config *cfg, const char *problem)
@@ -117,9 +122,19 @@ int local_check_options(const site_config *cfg)
 	if (!user_opt.matrix)
 		return 0;
 	chosen.asked = 1;
+	chosen.online = online_asked(user_opt.matrix);
 	if (cfg->error[0]) {
 		snprintf(chosen.problem, sizeof(chosen.problem),
 			 "the plugin is disabled: %.900s", cfg->error);
+	} else if (chosen.online) {
+		/* the option callback checked --comm-matrix-online already */
+		online_params(cfg, user_opt.online, "--comm-matrix-online",
+			      chosen.params, sizeof(chosen.params),
+			      chosen.problem, sizeof(chosen.problem));
+	} else if (user_opt.online) {
+		snprintf(chosen.problem, sizeof(chosen.problem),
+			 "--comm-matrix-online: only with --comm-matrix=online "
+			 "(%.512s is a matrix file)", user_opt.matrix);
 	} else {
 		matrix_file_resolve(cfg, user_opt.matrix, chosen.path,
 				     sizeof(chosen.path), chosen.problem,
@@ -129,7 +144,7 @@ int local_check_options(const site_config *cfg)
 				   chosen.problem, sizeof(chosen.problem));
 	}
 	if (spank_context() == S_CTX_ALLOCATOR && !cfg->error[0] &&
-	    chosen.path[0]) {
+	    chosen.path[0] && !chosen.online) {
 		/* For the sruns of the job; each checks its own step again. */
 		setenv(ENV_MATRIX, chosen.path, 1);
 		setenv(ENV_MATRIX_ARG, user_opt.matrix, 1);
@@ -186,7 +201,9 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 	unset_step_variables();
 	if (spank_get_item(sp, S_JOB_TOTAL_TASK_COUNT, &ntasks) != ESPANK_SUCCESS)
 		ntasks = 0;
-	if (chosen.asked) {
+	if (chosen.asked && chosen.online && !chosen.problem[0]) {
+		use = 1;
+	} else if (chosen.asked) {
 		if (!chosen.problem[0] && (uint32_t)chosen.size != ntasks) {
 			snprintf(chosen.problem, sizeof(chosen.problem),
 				 "%.512s: \"size\" is %d, but the step has %u tasks",
@@ -218,6 +235,15 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 		use = 1;
 	} else if (!cfg->error[0]) {
 		use = auto_matrix(cfg, ntasks);
+		/* auto=online: the job's own matrix first, else online */
+		if (!use && cfg->auto_online &&
+		    online_params(cfg, user_opt.online, "--comm-matrix-online",
+				  chosen.params, sizeof(chosen.params),
+				  chosen.problem, sizeof(chosen.problem)) == 0)
+			use = chosen.online = 1;
+		else if (!use && cfg->auto_online)
+			say(PLUGIN ": warning: auto=online: %s; the step runs "
+			    "without placement", chosen.problem);
 	}
 	if (!use) {
 		if (user_opt.report && !chosen.asked)
@@ -233,7 +259,13 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 		setenv(ENV_JOBWIDE, "yes", 1);
 	else
 		forget(ENV_JOBWIDE);
-	setenv(ENV_MATRIX, chosen.path, 1);
+	if (chosen.online) {
+		forget(ENV_MATRIX);
+		setenv(ENV_ONLINE, chosen.params, 1);
+	} else {
+		forget(ENV_ONLINE);
+		setenv(ENV_MATRIX, chosen.path, 1);
+	}
 	forget(ENV_MATRIX_ARG);
 	if (user_opt.report)
 		setenv(ENV_REPORT, "yes", 1);

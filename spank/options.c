@@ -28,7 +28,7 @@ static int set_string(char **dst, const char *v)
 }
 
 enum { OPT_MATRIX, OPT_REPORT, OPT_TOPOLOGY, OPT_ALGORITHM,
-       OPT_KEEP_LAYOUT, OPT_SVG };
+       OPT_KEEP_LAYOUT, OPT_SVG, OPT_ONLINE };
 
 static const site_config *site;
 
@@ -55,7 +55,8 @@ static int option_cb(int val, const char *optarg, int remote)
 		}
 		if (set_string(&user_opt.matrix, optarg) < 0)
 			return -1;
-		if (site)
+		/* online: no matrix yet, nothing to place the ranks by */
+		if (site && !online_asked(optarg))
 			jobwide_option(site, optarg);
 		return 0;
 	case OPT_KEEP_LAYOUT:
@@ -78,6 +79,20 @@ static int option_cb(int val, const char *optarg, int remote)
 			return -1;
 		}
 		return set_string(&user_opt.topology, optarg);
+	case OPT_ONLINE: {
+		/* checked here, with the site's online= under it, so that a
+		 * typo stops srun before anything is allocated */
+		char params[ONLINE_TEXT_MAX], why[TEXT_MAX];
+
+		if (!site || online_params(site, optarg ? optarg : "",
+					   "--comm-matrix-online", params,
+					   sizeof(params), why,
+					   sizeof(why)) < 0) {
+			say(PLUGIN ": %s", site ? why : "not configured");
+			return -1;
+		}
+		return set_string(&user_opt.online, optarg ? optarg : "");
+	}
 	case OPT_ALGORITHM: {
 		/* Checked here, in srun, with the helper's own list: a typo
 		 * stops the step before anything is allocated. */
@@ -116,6 +131,9 @@ static struct spank_option options[] = {
 	{ "comm-matrix-svg", NULL,
 	  "Draw each node's placement (SVG file)",
 	  0, OPT_SVG, option_cb },
+	{ "comm-matrix-online", "SPEC",
+	  "With =online: interval=S,max=S,slope=V...",
+	  1, OPT_ONLINE, option_cb },
 	SPANK_OPTIONS_TABLE_END
 };
 

@@ -78,11 +78,15 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
 	(void)sp;
 	(void)ac;
 	(void)av;
+	if (spank_context() == S_CTX_REMOTE)
+		online_step_end(&plan);
 	node_plan_free(&plan);
 	free(user_opt.matrix);
 	free(user_opt.topology);
 	free(user_opt.algorithm);
+	free(user_opt.online);
 	user_opt.matrix = user_opt.topology = user_opt.algorithm = NULL;
+	user_opt.online = NULL;
 	user_opt.keep_layout = 0;
 	user_opt.svg = 0;
 	return 0;

@@ -68,7 +68,7 @@ static void forget_variables(spank_t sp)
 {
 	static const char *const names[] = { ENV_MATRIX, ENV_MATRIX_ARG,
 		ENV_FALLBACK, ENV_ABORT, ENV_REPORT, ENV_TOPOLOGY, ENV_ALGORITHM,
-		ENV_CPUS, ENV_STATUS, ENV_SVG };
+		ENV_CPUS, ENV_STATUS, ENV_SVG, ENV_ONLINE };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		spank_unsetenv(sp, names[i]);
@@ -543,12 +543,32 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 		snprintf(plan->status, sizeof(plan->status), "fallback: %s", why);
 		return 0;
 	}
+	node_name(s.node, sizeof(s.node));
+	snprintf(plan->node, sizeof(plan->node), "%s", s.node);
+	int online = online_plan_node(sp, cfg, plan, why, sizeof(why));
+	if (online <= 0) {
+		plan->active = 1;
+		if (online < 0 || cfg->error[0]) {
+			if (!why[0])
+				snprintf(why, sizeof(why), "the plugin is "
+					 "disabled: %.900s", cfg->error);
+			plan->online = 0;
+			goto failed;
+		}
+		forget_variables(sp);
+		plan->report = cfg->report ||
+			(job_env(sp, ENV_REPORT, env, sizeof(env)) == 0 &&
+			 !strcmp(env, "yes"));
+		snprintf(plan->status, sizeof(plan->status), "online");
+		slurm_info(PLUGIN ": %s: %u tasks placed online", s.node,
+			   plan->nlocal);
+		return 0;
+	}
 	if (job_env(sp, ENV_MATRIX, s.matrix, sizeof(s.matrix)) < 0) {
 		forget_variables(sp);
 		return 0; /* no matrix: the step is Slurm's alone */
 	}
 	plan->active = 1;
-	node_name(s.node, sizeof(s.node));
 
 	if (cfg->error[0]) {
 		snprintf(why, sizeof(why), "the plugin is disabled: %.900s", cfg->error);

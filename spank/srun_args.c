@@ -22,6 +22,7 @@ static const char *const long_options[] = {
 	"comm-matrix:R",
 	"comm-matrix-algorithm:R",
 	"comm-matrix-keep-layout:N",
+	"comm-matrix-online:R",
 	"comm-matrix-report:N",
 	"comm-matrix-svg:N",
 	"comm-matrix-topology:R",

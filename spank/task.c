@@ -154,6 +154,13 @@ int task_apply(spank_t sp, const node_plan *plan)
 	if (id == 0 && plan->svg_argv)
 		draw_placement(plan);
 
+	if (plan->online) {
+		/* Slurm's binding to start with; the tasks move themselves */
+		online_task_env(sp, plan, id);
+		spank_unsetenv(sp, ENV_CPUS);
+		spank_setenv(sp, ENV_STATUS, plan->status, 1);
+		return 0;
+	}
 	snprintf(status, sizeof(status), "%s", plan->status);
 	const char *cpus = plan->cpus && id >= 0 && id < plan->ntasks
 			   ? plan->cpus[id] : NULL;

@@ -34,11 +34,14 @@
 #define ENV_ALGORITHM   "SLURM_TREEMATCH_ALGORITHM"   /* the user's policy */
 #define ENV_SVG         "SLURM_TREEMATCH_SVG"         /* "yes": draw it */
 #define ENV_JOBWIDE     "SLURM_TREEMATCH_JOBWIDE"     /* "yes": placed by srun */
+#define ENV_ONLINE      "SLURM_TREEMATCH_ONLINE"      /* online: parameters */
 /* What each task gets. */
 #define ENV_CPUS        "SLURM_TREEMATCH_CPUS"
 #define ENV_STATUS      "SLURM_TREEMATCH_STATUS"
 
 enum { TEXT_MAX = 1024, PATH_TEXT_MAX = 4096 };
+/* the online parameters: a save= path of up to TEXT_MAX and the rest */
+enum { ONLINE_TEXT_MAX = 2 * TEXT_MAX };
 
 /* ---- site configuration: the arguments on the plugstack.conf line --- */
 typedef struct site_config {
@@ -49,7 +52,12 @@ typedef struct site_config {
 	int cpu_kinds_equal;            /* cpu_kinds=equal (else ordered) */
 	int report;                     /* report=yes */
 	char matrix_dir[PATH_TEXT_MAX]; /* matrix_dir=DIR, "" if none */
-	int auto_matrix;                /* auto=yes */
+	int auto_matrix;                /* auto=yes or auto=online */
+	int auto_online;                /* auto=online: steps without a
+					 * matrix of their own go online */
+	char online[ONLINE_TEXT_MAX];   /* online=SPEC, canonical; "" = the
+					 * defaults of tm_online.h */
+	char profiler[PATH_TEXT_MAX];   /* profiler=PATH: libcommprof.so */
 	char topology[TEXT_MAX];        /* topology=..., "" = the real one */
 	long long max_size;             /* max_size=BYTES of a matrix file */
 	char algorithm[32];             /* algorithm=NAME, "" = the helper's
@@ -74,6 +82,7 @@ typedef struct user_options {
 	char *algorithm; /* --comm-matrix-algorithm=NAME, checked */
 	int keep_layout; /* --comm-matrix-keep-layout */
 	int svg;         /* --comm-matrix-svg */
+	char *online;    /* --comm-matrix-online=SPEC, checked */
 } user_options;
 
 extern user_options user_opt;
@@ -122,10 +131,41 @@ typedef struct node_plan {
 	char **svg_argv;
 	char svg_file[PATH_TEXT_MAX];
 	int timeout;
+	/* --comm-matrix=online: the tasks map themselves (online.c) */
+	int online;
+	char online_params[ONLINE_TEXT_MAX]; /* canonical, checked here */
+	char online_segment[96];       /* the step's shm name, removed at
+					* the end of the step */
+	char node[64];
+	int report;
+	uint32_t nlocal;
+	char profiler[PATH_TEXT_MAX];
 } node_plan;
 
 int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan);
 void node_plan_free(node_plan *plan);
+
+/* ---- --comm-matrix=online (online.c) ------------------------------ */
+/* The word that asks for online placement instead of a file. */
+#define ONLINE_WORD "online"
+int online_asked(const char *matrix_arg);
+/* The parameters a step gets: tm_online.h's defaults, then the site's
+ * online=, then spec (the user's, may be NULL), canonical into out.
+ * 0, or -1 with one line in why naming `what`. */
+int online_params(const site_config *cfg, const char *spec,
+		  const char *what, char *out, size_t size, char *why,
+		  size_t wl);
+/* slurmstepd, user_init: a step with ENV_ONLINE gets plan->online (and
+ * 0; plan->node must be set), one without has any online variables it
+ * inherited removed (returns 1: not online).  -1 with why: online asked,
+ * not possible. */
+int online_plan_node(spank_t sp, const site_config *cfg, node_plan *plan,
+		     char *why, size_t wl);
+/* Each task, task_init (as the user): what the profiler's online mode
+ * reads, and the library in LD_PRELOAD. */
+void online_task_env(spank_t sp, const node_plan *plan, int local_id);
+/* slurmstepd, exit (root): the step's segment, by its fixed name. */
+void online_step_end(const node_plan *plan);
 
 /* ---- each task (task.c) ------------------------------------------- */
 int task_apply(spank_t sp, const node_plan *plan);

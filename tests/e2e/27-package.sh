@@ -117,6 +117,11 @@ check_match "the example line loads the installed plugin" "$line" \
 	"^optional $plugindir/treematch.so "
 check_match "the example names the installed helper as the default" \
 	"$(cat "$example")" '^# helper=/usr/bin/treematch-helper$'
+if [ -x "$top_builddir/contrib/profiler/commprof" ]; then
+	profiler=$(sed -n 's/^# profiler=//p' "$example")
+	check "the example's default profiler= is the installed library ($profiler)" \
+		test -f "$profiler"
+fi
 
 # A placed step with the installed files (copies, as every plugin test
 # makes), then with the example line itself: the installed plugin, its
@@ -173,7 +178,8 @@ if command -v man >/dev/null && man -w spank-treematch >/dev/null 2>&1; then
 		"$(man -w spank-treematch)" /usr/share/man/man8/spank-treematch.8.gz
 fi
 for o in comm-matrix comm-matrix-report comm-matrix-topology \
-	comm-matrix-algorithm comm-matrix-keep-layout comm-matrix-svg; do
+	comm-matrix-algorithm comm-matrix-keep-layout comm-matrix-svg \
+	comm-matrix-online; do
 	check_match "the man page: --$o" "$page" "^ +--$o(=| |$)"
 done
 # every key config.c accepts (its own list, for the error message)

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * online.c - srun --comm-matrix=online (doc/online.md): no matrix file;
+ * the tasks watch their own MPI traffic and move themselves.
+ *
+ * The plugin's part is small on purpose, since the work happens in the
+ * job's own processes, as the user:
+ *   srun (as the user): the parameters (tm_online.h's defaults, the site's
+ *     online=, the user's --comm-matrix-online) are checked and passed in
+ *     SLURM_TREEMATCH_ONLINE;
+ *   slurmstepd, user_init: checked again (the job's environment is the
+ *     user's), the step's shared-memory name fixed;
+ *   each task, task_init (as the user, just before exec): the profiler's
+ *     library goes into LD_PRELOAD after the application's own, with the
+ *     variables its online mode reads (TREEMATCH_ONLINE_*);
+ *   slurmstepd, exit (root): the step's segment is removed by its name,
+ *     even when the tasks were killed before they could.
+ * Root never opens, reads nor maps the segment: it only unlinks a name
+ * built from the job's ids.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "tm_online.h"
+#include "tm_spank.h"
+
+/* What the profiler's online mode reads (contrib/profiler, doc/online.md). */
+#define ENV_LIB_ONLINE     "TREEMATCH_ONLINE"
+#define ENV_LIB_PARAMS     "TREEMATCH_ONLINE_PARAMS"
+#define ENV_LIB_SEGMENT    "TREEMATCH_ONLINE_SEGMENT"
+#define ENV_LIB_LOCAL_RANK "TREEMATCH_ONLINE_LOCAL_RANK"
+#define ENV_LIB_LOCAL_SIZE "TREEMATCH_ONLINE_LOCAL_SIZE"
+#define ENV_LIB_NODE       "TREEMATCH_ONLINE_NODE"
+#define ENV_LIB_REPORT     "TREEMATCH_ONLINE_REPORT"
+
+/* LD_PRELOAD with the application's own list and ours */
+enum { PRELOAD_MAX = 8192 };
+
+int online_asked(const char *matrix_arg)
+{
+	return matrix_arg && strcmp(matrix_arg, ONLINE_WORD) == 0;
+}
+
+int online_params(const site_config *cfg, const char *spec,
+		  const char *what, char *out, size_t size, char *why,
+		  size_t wl)
+{
+	tm_online_params p;
+	tm_error err = { 0 };
+
+	tm_online_params_default(&p);
+	if (cfg->online[0] &&
+	    tm_online_params_parse(cfg->online, "online=", &p, &err) != TM_OK)
+		goto bad;
+	if (spec &&
+	    tm_online_params_parse(spec, what, &p, &err) != TM_OK)
+		goto bad;
+	int n = tm_online_params_format(&p, out, size);
+	if (n < 0 || (size_t)n >= size) {
+		snprintf(why, wl, "%s: the parameters are too long", what);
+		return -1;
+	}
+	return 0;
+bad:
+	text_clean(why, wl, err.text, strlen(err.text));
+	return -1;
+}
+
+/* Names of what a task inherits from an online step. */
+static const char *const lib_variables[] = {
+	ENV_LIB_ONLINE, ENV_LIB_PARAMS, ENV_LIB_SEGMENT, ENV_LIB_LOCAL_RANK,
+	ENV_LIB_LOCAL_SIZE, ENV_LIB_NODE, ENV_LIB_REPORT,
+};
+
+/* LD_PRELOAD without the element `library`, into out ("" if nothing is
+ * left); 0, or -1 when it does not fit. */
+static int preload_without(const char *preload, const char *library,
+			   char *out, size_t size)
+{
+	size_t len = 0, liblen = strlen(library);
+
+	out[0] = '\0';
+	/* ld.so separates the list by colons and spaces */
+	for (const char *p = preload; *p;) {
+		size_t n = strcspn(p, ": ");
+
+		if (n > 0 && !(n == liblen && !strncmp(p, library, n))) {
+			if (len + n + 2 > size)
+				return -1;
+			if (len)
+				out[len++] = ':';
+			memcpy(out + len, p, n);
+			len += n;
+			out[len] = '\0';
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+/* A task of a step that is not online, started from a task of one (a
+ * nested srun): the online variables and our library it inherited would
+ * make it join the outer step's monitoring. */
+static void forget_inherited(spank_t sp, const site_config *cfg)
+{
+	char env[PRELOAD_MAX], kept[PRELOAD_MAX];
+
+	if (spank_getenv(sp, ENV_LIB_ONLINE, env, sizeof(env)) != ESPANK_SUCCESS)
+		return;
+	for (size_t i = 0; i < sizeof(lib_variables) / sizeof(*lib_variables);
+	     i++)
+		spank_unsetenv(sp, lib_variables[i]);
+	if (spank_getenv(sp, "LD_PRELOAD", env, sizeof(env)) != ESPANK_SUCCESS)
+		return;
+	if (preload_without(env, cfg->profiler, kept, sizeof(kept)) < 0)
+		return;
+	if (kept[0])
+		spank_setenv(sp, "LD_PRELOAD", kept, 1);
+	else
+		spank_unsetenv(sp, "LD_PRELOAD");
+}
+
+int online_plan_node(spank_t sp, const site_config *cfg, node_plan *plan,
+		     char *why, size_t wl)
+{
+	char env[ONLINE_TEXT_MAX];
+	struct stat st;
+	uid_t uid;
+	uint32_t jobid, stepid;
+
+	if (spank_getenv(sp, ENV_ONLINE, env, sizeof(env)) != ESPANK_SUCCESS ||
+	    !env[0]) {
+		forget_inherited(sp, cfg);
+		return 1;
+	}
+	spank_unsetenv(sp, ENV_ONLINE);
+	plan->online = 1;
+	if (spank_get_item(sp, S_JOB_UID, &uid) ||
+	    spank_get_item(sp, S_JOB_ID, &jobid) ||
+	    spank_get_item(sp, S_JOB_STEPID, &stepid) ||
+	    spank_get_item(sp, S_JOB_LOCAL_TASK_COUNT, &plan->nlocal)) {
+		snprintf(why, wl, "Slurm did not give the step's layout");
+		return -1;
+	}
+	/* srun checked them; the job's environment is the user's to change */
+	if (online_params(cfg, env, ENV_ONLINE, plan->online_params,
+			  sizeof(plan->online_params), why, wl) < 0)
+		return -1;
+	/* The library is the site's file; a step cannot use it when it is
+	 * not there (a node built without MPI). */
+	if (stat(cfg->profiler, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, wl, "online: the profiler library %.512s is not "
+			 "installed on this node (profiler=)", cfg->profiler);
+		return -1;
+	}
+	snprintf(plan->profiler, sizeof(plan->profiler), "%s", cfg->profiler);
+	snprintf(plan->online_segment, sizeof(plan->online_segment),
+		 "/treematch-online.%u.%u.%u", (unsigned)uid, jobid, stepid);
+	/* a step of a requeued job has the ids of the run before it */
+	shm_unlink(plan->online_segment);
+	return 0;
+}
+
+void online_task_env(spank_t sp, const node_plan *plan, int local_id)
+{
+	char number[16], env[PRELOAD_MAX], preload[PRELOAD_MAX];
+
+	spank_setenv(sp, ENV_LIB_ONLINE, "1", 1);
+	spank_setenv(sp, ENV_LIB_PARAMS, plan->online_params, 1);
+	spank_setenv(sp, ENV_LIB_SEGMENT, plan->online_segment, 1);
+	snprintf(number, sizeof(number), "%d", local_id);
+	spank_setenv(sp, ENV_LIB_LOCAL_RANK, number, 1);
+	snprintf(number, sizeof(number), "%u", plan->nlocal);
+	spank_setenv(sp, ENV_LIB_LOCAL_SIZE, number, 1);
+	spank_setenv(sp, ENV_LIB_NODE, plan->node, 1);
+	if (plan->report)
+		spank_setenv(sp, ENV_LIB_REPORT, "1", 1);
+	else
+		spank_unsetenv(sp, ENV_LIB_REPORT);
+	/* The application's own preloaded libraries come first and stay:
+	 * ours only adds the MPI functions none of them defines. */
+	if (spank_getenv(sp, "LD_PRELOAD", env, sizeof(env)) != ESPANK_SUCCESS)
+		env[0] = '\0';
+	if (preload_without(env, plan->profiler, preload, sizeof(preload)) < 0 ||
+	    strlen(preload) + strlen(plan->profiler) + 2 > sizeof(preload)) {
+		say(PLUGIN ": warning: task %d: LD_PRELOAD is too long to add "
+		    "the profiler: this task is not monitored", local_id);
+		return;
+	}
+	if (preload[0])
+		strcat(preload, ":");
+	strcat(preload, plan->profiler);
+	spank_setenv(sp, "LD_PRELOAD", preload, 1);
+}
+
+void online_step_end(const node_plan *plan)
+{
+	/* ENOENT is the usual case: the tasks removed it themselves once
+	 * they had all opened it */
+	if (plan->online && plan->online_segment[0])
+		shm_unlink(plan->online_segment);
+}
