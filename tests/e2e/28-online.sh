@@ -1,0 +1,263 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 28-online.sh - srun --comm-matrix=online on the test cluster, with Open
+# MPI under srun --mpi=pmix, as an ordinary user:
+#   - a two-phase program (tests/profiler/phases: pairs r, r^1, then r, r^2):
+#     the affinity of each task, read from outside (/proc/PID/status) near
+#     the end of each phase, puts the talking pairs on one CPU (4 ranks on
+#     a node's 2 CPUs: more ranks than cores);
+#   - a stable program: the interval doubles up to its bound and stays;
+#   - MPI_Init_thread; a step cancelled mid-run; a task that never calls
+#     MPI; the application's own LD_PRELOAD; sbatch; auto=online; a nested
+#     step: results unchanged, no segment left in /dev/shm, the tasks and
+#     the mapper run as the user and root never loads the profiler.
+set -u
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/plugin.sh
+. "$top_srcdir/tests/e2e/plugin.sh"
+# shellcheck source=tests/e2e/mpi.sh
+. "$top_srcdir/tests/e2e/mpi.sh"
+mpi_start 2
+
+PHASES=$TM_DIR/phases
+cp "$top_builddir/tests/profiler/phases" "$PHASES" && chmod 755 "$PHASES" ||
+	{ nok "copy tests/profiler/phases (make check builds it)"; exit 1; }
+tm_plugstack required "profiler=$MPI_PROFILER"
+user_uid=$(as_user id -u)
+params=interval=0.2,min=0.1,max=0.8
+shm_glob="/dev/shm/treematch-online.$user_uid.*"
+
+check "srun --help lists --comm-matrix-online" \
+	grep -q -- '--comm-matrix-online=SPEC' <(srun --help 2>&1)
+
+# ---- what srun refuses ------------------------------------------------------
+
+tm_run as_user srun -Q -n1 --comm-matrix=online --comm-matrix-online=slope=1 true
+check_eq "a bad --comm-matrix-online stops srun with one line" \
+	"$TM_RC:$TM_ERR" \
+	"1:treematch: --comm-matrix-online: slope=1: expected a number > 1"
+tm_run as_user srun -Q -n1 --comm-matrix=online --comm-matrix-online=colour=red true
+check_match "an unknown key is named with the known ones" "$TM_ERR" \
+	'^treematch: --comm-matrix-online: colour=red: expected .*interval.*slope'
+tm_matrix m2.json 2 0 1 100
+tm_run as_user srun -Q -n2 --comm-matrix=m2.json --comm-matrix-online=slope=3 true
+check_eq "--comm-matrix-online with a matrix file: a warning, the step runs" \
+	"$TM_RC:$TM_ERR" \
+	"0:treematch: warning: --comm-matrix-online: only with --comm-matrix=online ($E2E_WORK/m2.json is a matrix file); tasks keep Slurm's binding"
+
+# ---- a non-MPI step, and the application's own LD_PRELOAD ------------------
+
+tm_run as_user srun -Q -N2 -n2 hostname
+plain=$TM_OUT
+tm_run as_user srun -Q -N2 -n2 --comm-matrix=online hostname
+check_eq "a task that never calls MPI: the same output as without, exit 0" \
+	"$TM_RC:$TM_OUT:$TM_ERR" "0:$plain:"
+tm_run as_user srun -Q -N2 -n2 --comm-matrix=online printenv \
+	SLURM_TREEMATCH_STATUS LD_PRELOAD TREEMATCH_ONLINE_PARAMS
+check_eq "each task: status online, the profiler preloaded, the parameters" \
+	"$(sort -u <<<"$TM_OUT" | paste -sd' ' -)" \
+	"$MPI_PROFILER interval=1,min=0.5,max=30,slope=2,policy=treematch,gain=0.05 online"
+own=/usr/lib/x86_64-linux-gnu/libm.so.6
+[ -f "$own" ] || own=$(ls /lib/*/libm.so.6 | head -n1)
+tm_run as_user env LD_PRELOAD="$own" srun -Q -n2 --comm-matrix=online \
+	--comm-matrix-online=max=4 printenv LD_PRELOAD TREEMATCH_ONLINE_PARAMS
+check_eq "the application's LD_PRELOAD comes first and stays; the user's keys win" \
+	"$(sort -u <<<"$TM_OUT" | paste -sd' ' -)" \
+	"$own:$MPI_PROFILER interval=1,min=0.5,max=4,slope=2,policy=treematch,gain=0.05"
+check_eq "... and no segment is left" "$(compgen -G "$shm_glob")" ""
+
+# ---- two phases, sampled from outside ---------------------------------------
+
+# cpus_of DIR RANK: rank RANK's allowed CPUs now, from /proc.
+cpus_of() {
+	local p
+	p=$(cat "$1/pid.$2" 2>/dev/null) &&
+		sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$p/status"
+}
+
+# wait_phase DIR PHASE: until the program says it entered PHASE (60 s).
+wait_phase() {
+	local tries=1200
+	while [ "$tries" -gt 0 ]; do
+		[ "$(cat "$1/phase" 2>/dev/null)" = "$2" ] && return 0
+		sleep 0.05
+		tries=$((tries - 1))
+	done
+	return 1
+}
+
+# pairs_check WHAT DIR PHASE A B C D: A and B share one CPU, C and D
+# another.
+pairs_check() {
+	local ca cb cc cd
+	ca=$(cpus_of "$2" "$4") cb=$(cpus_of "$2" "$5")
+	cc=$(cpus_of "$2" "$6") cd=$(cpus_of "$2" "$7")
+	if [ -n "$ca" ] && [ "$ca" = "$cb" ] && [ "$cc" = "$cd" ] &&
+		[ "$ca" != "$cc" ] && [ "${ca//[0-9]/}" = "" ]; then
+		ok "$1: phase $3: ranks $4,$5 on CPU $ca, ranks $6,$7 on CPU $cc"
+	else
+		nok "$1: phase $3: ranks $4,$5 on '$ca' '$cb', ranks $6,$7 on '$cc' '$cd'"
+	fi
+}
+
+# root_free WHAT DIR: while the job runs, its tasks and the mapper are the
+# user's, and no process of root maps the profiler.
+root_free() {
+	local r owners=() p
+	for r in 0 1 2 3; do
+		p=$(cat "$2/pid.$r" 2>/dev/null) && owners+=("$(stat -c %u "/proc/$p")")
+	done
+	check_eq "$1: the 4 tasks (the mapper is in one of them) run as the user" \
+		"$(printf '%s\n' "${owners[@]}" | sort -u)" "$user_uid"
+	check_eq "$1: no process of root has the profiler loaded" \
+		"$(grep -l "$MPI_PROFILER" /proc/[0-9]*/maps 2>/dev/null |
+			while read -r m; do
+				[ "$(stat -c %u "${m%/maps}")" = 0 ] && echo "$m"
+			done)" ""
+}
+
+# phases_job WHAT DIR SECONDS FLAGS [SRUN_OPTIONS...]: the program's 4
+# ranks on one node's 2 CPUs, as the user, in the background.
+phases_job() {
+	local what=$1 dir=$2 seconds=$3 flags=$4
+	shift 4
+	mkdir -m 777 "$dir"
+	tm_wait_idle
+	as_user timeout "$E2E_TIMEOUT" salloc -Q -N1 -n2 srun -Q --mpi=pmix \
+		-O -n4 --comm-matrix=online --comm-matrix-online="$params" \
+		--comm-matrix-report "$@" "$PHASES" "$dir" "$seconds" 4096 \
+		"$flags" >"$dir/out" 2>"$dir/err" &
+	JOB=$!
+}
+
+# results_check WHAT DIR STATUS: the program's own verdict, the report.
+results_check() {
+	check_eq "$1: exit 0, every rank received right bytes" \
+		"$3:$(grep -c ' 0 wrong$' "$2/out")" "0:4"
+	check_match "$1: the mapper's report: rounds, moves, intervals, time" \
+		"$(cat "$2/err")" \
+		'^treematch online: node n[0-9]+: [0-9]+ rounds, [0-9]+ moves, interval [0-9.]+ s \([0-9. .]+\), mapping [0-9.]+ ms \([0-9.]+ % of [0-9.]+ s\)$'
+	check_match "$1: ... and the final placement with its cost against packed" \
+		"$(cat "$2/err")" \
+		'^treematch online: node n[0-9]+: placement( [0-9]+>[0-9]+:[0-9,-]+){4}, cost [0-9.e+-]+ \(packed [0-9.e+-]+\)$'
+	check_eq "$1: nothing else on stderr" \
+		"$(grep -v '^treematch online: ' "$2/err")" ""
+	check_eq "$1: no segment left in /dev/shm" "$(compgen -G "$shm_glob")" ""
+}
+
+dir=$E2E_WORK/phases
+phases_job phases "$dir" 4 ""
+if wait_phase "$dir" A; then
+	sleep 3
+	pairs_check phases "$dir" A 0 1 2 3
+	root_free phases "$dir"
+	p=$(cat "$dir/pid.1")
+	check_match "a task's environment says online" \
+		"$(tr '\0' '\n' <"/proc/$p/environ")" '^SLURM_TREEMATCH_STATUS=online$'
+else
+	nok "phases: phase A never started: $(cat "$dir/err")"
+fi
+if wait_phase "$dir" B; then
+	sleep 3
+	pairs_check phases "$dir" B 0 2 1 3
+else
+	nok "phases: phase B never started"
+fi
+wait "$JOB"
+results_check phases "$dir" $?
+moves=$(sed -n 's/^treematch online: node [^:]*: [0-9]* rounds, \([0-9]*\) moves.*/\1/p' "$dir/err")
+check "phases: the report counts the moves of both phases (at least 2: $moves)" \
+	test "${moves:-0}" -ge 2
+
+# ---- stable: the interval grows by the slope up to its bound ----------------
+
+dir=$E2E_WORK/stable
+phases_job stable "$dir" 3 s
+wait "$JOB"
+results_check stable "$dir" $?
+intervals=$(sed -n 's/^treematch online: node [^:]*: .* s (\([^)]*\)).*/\1/p' "$dir/err")
+check_match "stable: the intervals double from 0.2 to 0.8 and stay there ($intervals)" \
+	"$intervals" '^0\.2 0\.4 0\.8 0\.8( 0\.8)*$'
+
+# ---- MPI_Init_thread ----------------------------------------------------------
+
+dir=$E2E_WORK/thread
+phases_job thread "$dir" 3 t
+if wait_phase "$dir" B; then
+	sleep 2
+	pairs_check MPI_Init_thread "$dir" B 0 2 1 3
+else
+	nok "MPI_Init_thread: phase B never started"
+fi
+wait "$JOB"
+results_check MPI_Init_thread "$dir" $?
+
+# ---- cancelled mid-run ------------------------------------------------------
+
+dir=$E2E_WORK/cancel
+phases_job cancel "$dir" 20 ""
+if wait_phase "$dir" A; then
+	sleep 1
+	as_user scancel -u "$E2E_USER"
+fi
+wait "$JOB"
+check_eq "cancel: the step ended, and no segment is left in /dev/shm" \
+	"$(compgen -G "$shm_glob")" ""
+dir=$E2E_WORK/kill
+phases_job kill "$dir" 20 ""
+if wait_phase "$dir" A; then
+	sleep 1
+	kill -9 "$(cat "$dir/pid.0")"
+fi
+wait "$JOB"
+check_eq "a rank killed with SIGKILL (the mapper's): no segment left" \
+	"$(compgen -G "$shm_glob")" ""
+check "no daemon died, the next job runs" cluster_healthy
+
+# ---- sbatch, auto=online, a nested step ---------------------------------------
+
+cat >online.sbatch <<EOF
+#!/bin/bash
+#SBATCH --comm-matrix=online
+#SBATCH -N1 -n2
+srun -Q -n2 printenv SLURM_TREEMATCH_STATUS
+EOF
+chmod 644 online.sbatch
+out=$(sbatch_wait --as-user "$E2E_WORK/online.sbatch")
+check_eq "#SBATCH --comm-matrix=online reaches the step" \
+	"$(sort -u <<<"$out")" "online"
+
+tm_plugstack required "profiler=$MPI_PROFILER" auto=online
+tm_run as_user srun -Q -n2 printenv SLURM_TREEMATCH_STATUS
+check_eq "auto=online: a step without --comm-matrix is online" \
+	"$TM_RC:$(sort -u <<<"$TM_OUT")" "0:online"
+tm_run as_user srun -Q -n2 --comm-matrix=m2.json printenv SLURM_TREEMATCH_STATUS
+check_eq "auto=online: a step with a matrix is placed with it" \
+	"$TM_RC:$(sort -u <<<"$TM_OUT")" "0:applied"
+tm_plugstack required "profiler=$MPI_PROFILER"
+
+tm_run as_user salloc -Q -N1 -n2 srun -Q -n1 --comm-matrix=online bash -c \
+	'srun -Q -n1 --overlap bash -c "echo \${TREEMATCH_ONLINE:-none} \${LD_PRELOAD:-none} \${SLURM_TREEMATCH_STATUS:-none}"'
+check_eq "a step started inside an online task, without the option, inherits none of it" \
+	"$TM_RC:$TM_OUT" "0:none none none"
+
+# ---- the site's keys ----------------------------------------------------------
+
+tm_plugstack required "profiler=$MPI_PROFILER" online=slope=1
+tm_run as_user srun -Q -n1 --comm-matrix=online true
+check_match "a bad online= disables the plugin, which says why" "$TM_ERR" \
+	"plugstack.conf: 'online=slope=1': expected online parameters \(slope=1: expected a number > 1\)"
+tm_plugstack required "profiler=/nonexistent/libcommprof.so"
+tm_run as_user srun -Q -n1 --comm-matrix=online printenv SLURM_TREEMATCH_STATUS
+check_match "a profiler= that is not there: one warning, the step runs" \
+	"$TM_RC:$TM_ERR" \
+	"^0:treematch: warning: n[0-9]+: online: the profiler library /nonexistent/libcommprof.so is not installed on this node \(profiler=\); tasks keep Slurm's binding$"
+tm_plugstack required "profiler=$MPI_PROFILER" online=interval=2,max=60
+tm_run as_user srun -Q -n1 --comm-matrix=online --comm-matrix-online=slope=4 \
+	printenv TREEMATCH_ONLINE_PARAMS
+check_eq "the site's online= under the user's keys" "$TM_OUT" \
+	"interval=2,min=0.5,max=60,slope=4,policy=treematch,gain=0.05"
+
+check "no daemon died, the next job runs" cluster_healthy
+e2e_finish
