@@ -8,6 +8,7 @@
  *   phases DIR SECONDS [BYTES [FLAGS]]   BYTES default 65536
  *
  * Each rank writes its pid to DIR/pid.RANK before the phases; rank 0
+ * (ranks without a partner r ^ 2, the last two of 4k + 2, keep r ^ 1)
  * writes the phase it enters to DIR/phase ("A", "B", then "done"), each
  * time after a barrier, so that a script sampling the ranks' affinity
  * from outside knows which phase it sees.  FLAGS: 't' starts with
@@ -115,7 +116,7 @@ int main(int argc, char **argv)
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == 0)
 		write_file(argv[1], "phase", "B");
-	second = strchr(flags, 's') ? rank ^ 1 : rank ^ 2;
+	second = strchr(flags, 's') || (rank ^ 2) >= size ? rank ^ 1 : rank ^ 2;
 	b = exchange(rank, second, seconds, buf, bytes, &wrong);
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == 0)
