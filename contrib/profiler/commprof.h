@@ -200,6 +200,12 @@ void commprof_count_scan(int count, MPI_Datatype type, MPI_Comm comm);
  * (one line) and never fail the job. */
 void commprof_report(void);
 
+/* Collective over the private communicator: rank 0 writes these rows of
+ * every rank to `path` (rank 0's, malloc'd, freed here; NULL elsewhere,
+ * or when out of memory); bytes NULL on a rank that has none. */
+void commprof_report_rows(char *path, _Atomic uint64_t *bytes,
+			  _Atomic uint64_t *messages);
+
 /* The output path: COMMPROF_OUTPUT with its %-sequences expanded, or the
  * default name.  Called on world rank 0 only.  NULL when out of memory. */
 char *commprof_output_path(int world_size);
@@ -233,6 +239,25 @@ void commprof_writer_abort(struct commprof_writer *w);
 int commprof_writer_agree(struct commprof_writer *w, bool root,
 			  const char *path, const char *unit, int ready,
 			  int *error);
+
+/* ------------------------------------------------------------------ */
+/* The online mode (online.c; doc/online.md)                          */
+/* ------------------------------------------------------------------ */
+
+/* At MPI_Init, after rank and size are known: with TREEMATCH_ONLINE=1,
+ * points commprof.bytes and .messages at this task's rows in the node's
+ * segment and, on local rank 0, starts the mapper.  false when the rows
+ * are still to be allocated (online mode off or refused). */
+bool commprof_online_setup(void);
+/* At MPI_Finalize, before the report: local rank 0 stops its mapper. */
+void commprof_online_stop(void);
+/* Whether the report writes the whole run's matrix: always without the
+ * online mode, only with COMMPROF_OUTPUT set in it. */
+bool commprof_online_full_matrix(void);
+/* From commprof_report, collective: save= of TREEMATCH_ONLINE_PARAMS. */
+void commprof_online_save(void);
+/* After the report: leaves the segment (the rows go with it). */
+void commprof_online_teardown(void);
 
 /* ------------------------------------------------------------------ */
 /* File views (io.c, io_report.c): the I/O matrix                      */

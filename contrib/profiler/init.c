@@ -35,10 +35,13 @@ static void setup(int thread_level)
 	PMPI_Comm_rank(MPI_COMM_WORLD, &commprof.world_rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &commprof.world_size);
 	commprof.threaded = thread_level == MPI_THREAD_MULTIPLE;
-	commprof.bytes = calloc((size_t)commprof.world_size,
-				sizeof *commprof.bytes);
-	commprof.messages = calloc((size_t)commprof.world_size,
-				   sizeof *commprof.messages);
+	/* the online mode puts the rows in the node's segment */
+	if (!commprof_online_setup()) {
+		commprof.bytes = calloc((size_t)commprof.world_size,
+					sizeof *commprof.bytes);
+		commprof.messages = calloc((size_t)commprof.world_size,
+					   sizeof *commprof.messages);
+	}
 	initialized = true;
 	if (!commprof.bytes || !commprof.messages
 	    || commprof_comm_setup() != MPI_SUCCESS) {
@@ -46,6 +49,8 @@ static void setup(int thread_level)
 		fprintf(stderr, "commprof: rank %d: out of memory, not "
 			"counting\n", commprof.world_rank);
 		commprof_comm_teardown();
+		commprof_online_stop();
+		commprof_online_teardown();
 		free_counters();
 		return;
 	}
@@ -78,10 +83,13 @@ int MPI_Finalize(void)
 	if (initialized) {
 		initialized = false;
 		commprof.active = false;
+		/* the mapper never reads a row after this */
+		commprof_online_stop();
 		commprof_report();
 		commprof_io_clear();
 		commprof_persistent_clear();
 		commprof_comm_teardown();
+		commprof_online_teardown();
 		free_counters();
 	}
 	return PMPI_Finalize();

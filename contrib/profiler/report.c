@@ -73,25 +73,17 @@ static void print_failure(const char *path, int error)
 		path ? path : "the communication matrix", strerror(error));
 }
 
-void commprof_report(void)
+void commprof_report_rows(char *path, _Atomic uint64_t *bytes,
+			  _Atomic uint64_t *messages)
 {
 	bool root = commprof.world_rank == 0;
 	struct commprof_writer writer;
 	uint64_t *pairs = NULL;
-	char *path = NULL;
 	int error = 0;
 
-	/* Made now rather than at MPI_Init: see setup() in init.c.  The
-	 * application's communication is complete by now, as MPI_Finalize
-	 * requires, and none of it can match this communicator anyway. */
-	if (PMPI_Comm_dup(MPI_COMM_WORLD, &commprof.private_comm)
-	    != MPI_SUCCESS)
-		return;
-	if (commprof.bytes)
+	if (bytes)
 		pairs = malloc(2 * (size_t)commprof.world_size
 			       * sizeof *pairs);
-	if (root)
-		path = commprof_output_path(commprof.world_size);
 	/* Agree before any row moves: if rank 0 cannot write, or a rank has
 	 * no counters or no memory to pack them, nobody sends and nobody
 	 * waits. */
@@ -99,20 +91,40 @@ void commprof_report(void)
 				   &error)) {
 		/* nothing moves; rank 0 says why below */
 	} else if (root) {
-		write_list(&writer, "entries", commprof.bytes, pairs,
-			   TAG_BYTES);
-		write_list(&writer, "messages", commprof.messages, pairs,
+		write_list(&writer, "entries", bytes, pairs, TAG_BYTES);
+		write_list(&writer, "messages", messages, pairs,
 			   TAG_MESSAGES);
 		error = commprof_writer_close(&writer);
 	} else {
-		send_row(commprof.bytes, pairs, TAG_BYTES);
-		send_row(commprof.messages, pairs, TAG_MESSAGES);
+		send_row(bytes, pairs, TAG_BYTES);
+		send_row(messages, pairs, TAG_MESSAGES);
 	}
 	if (root && error)
 		print_failure(path, error);
 	free(path);
 	free(pairs);
+}
+
+void commprof_report(void)
+{
+	/* in the online mode, only when somebody asked for it */
+	bool whole_run = commprof_online_full_matrix();
+
+	/* Made now rather than at MPI_Init: see setup() in init.c.  The
+	 * application's communication is complete by now, as MPI_Finalize
+	 * requires, and none of it can match this communicator anyway. */
+	if (PMPI_Comm_dup(MPI_COMM_WORLD, &commprof.private_comm)
+	    != MPI_SUCCESS)
+		return;
+	if (whole_run)
+		commprof_report_rows(commprof.world_rank == 0 ?
+				     commprof_output_path(commprof.world_size)
+				     : NULL, commprof.bytes,
+				     commprof.messages);
+	/* the online mode's last interval (save=), if asked for */
+	commprof_online_save();
 	/* the file views' matrix, over the same private communicator */
-	commprof_io_report();
+	if (whole_run)
+		commprof_io_report();
 	PMPI_Comm_free(&commprof.private_comm);
 }

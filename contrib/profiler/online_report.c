@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * online_report.c - what the mapper tells: the two report lines at the
+ * end of the step (TREEMATCH_ONLINE_REPORT=1; the plugin's e2e test reads
+ * them, keep the format) and one line per round in TREEMATCH_ONLINE_LOG.
+ * Each line goes out in one write, so that lines of several nodes or
+ * ranks sharing a stderr never mix.
+ */
+#include <config.h>
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "online.h"
+
+void online_cpulist(const cpu_set_t *s, char *buf, size_t size)
+{
+	size_t used = 0;
+	int cpu, end;
+
+	if (size)
+		buf[0] = '\0';
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, s))
+			continue;
+		for (end = cpu; end + 1 < CPU_SETSIZE &&
+			 CPU_ISSET(end + 1, s); end++)
+			;
+		if (used < size)
+			used += (size_t)snprintf(buf + used, size - used,
+				"%s%d", used ? "," : "", cpu);
+		if (end > cpu && used < size)
+			used += (size_t)snprintf(buf + used, size - used,
+				"-%d", end);
+		cpu = end;
+	}
+}
+
+/* Appends to a growing line; false when out of memory. */
+struct line {
+	char *text;
+	size_t used, size;
+};
+
+static bool add(struct line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static bool add(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int need;
+	char *more;
+
+	for (;;) {
+		va_start(ap, fmt);
+		need = vsnprintf(l->text ? l->text + l->used : NULL,
+				 l->text ? l->size - l->used : 0, fmt, ap);
+		va_end(ap);
+		if (need < 0)
+			return false;
+		if (l->text && l->used + (size_t)need < l->size) {
+			l->used += (size_t)need;
+			return true;
+		}
+		l->size = 2 * (l->size + (size_t)need + 64);
+		more = realloc(l->text, l->size);
+		if (!more)
+			return false;
+		l->text = more;
+	}
+}
+
+static void emit(struct line *l)
+{
+	if (l->text && add(l, "\n")) {
+		ssize_t w = write(STDERR_FILENO, l->text, l->used);
+
+		(void)w; /* nothing to do about a closed stderr */
+	}
+	free(l->text);
+	memset(l, 0, sizeof *l);
+}
+
+void online_report_print(const char *node, const struct online_stats *s)
+{
+	struct line l = { 0 };
+	char cpus[CPU_SETSIZE * 6 + 1];
+	int k, shown;
+	double share = s->wall_seconds > 0 ?
+		100.0 * s->mapping_seconds / s->wall_seconds : 0.0;
+
+	add(&l, ONLINE_PREFIX "node %s: %d rounds, %ld moves, interval %g s (",
+	    node, s->rounds, s->moves, s->interval);
+	shown = s->rounds < ONLINE_REPORT_INTERVALS ? s->rounds
+						     : ONLINE_REPORT_INTERVALS;
+	for (k = 0; k < shown; k++)
+		add(&l, "%s%g", k ? " " : "", s->intervals[k]);
+	if (s->rounds > shown)
+		add(&l, " ...");
+	add(&l, "), mapping %.3f ms (%.3f %% of %.3f s)",
+	    1e3 * s->mapping_seconds, share, s->wall_seconds);
+	emit(&l);
+
+	add(&l, ONLINE_PREFIX "node %s: placement", node);
+	for (k = 0; k < s->n; k++) {
+		online_cpulist(&s->cpus[k], cpus, sizeof cpus);
+		add(&l, " %d>%d:%s", s->local_rank[k], s->world_rank[k], cpus);
+	}
+	add(&l, ", cost %g (packed %g)", s->cost, s->packed_cost);
+	emit(&l);
+}
+
+void online_log_round(const char *path, int round, double t, double interval,
+		      bool changed, int moved, double cost)
+{
+	char line[256];
+	int fd, len;
+
+	if (!*path)
+		return;
+	len = snprintf(line, sizeof line, "round %d t=%.3f interval=%g "
+		       "changed=%d moved=%d cost=%g\n", round, t, interval,
+		       changed ? 1 : 0, moved, cost);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+		  O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (len > 0 && write(fd, line, (size_t)len) < 0)
+		len = -1; /* a log for tests: nothing to do about it */
+	close(fd);
+}
