@@ -555,10 +555,11 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 			plan->online = 0;
 			goto failed;
 		}
-		forget_variables(sp);
 		plan->report = cfg->report ||
 			(job_env(sp, ENV_REPORT, env, sizeof(env)) == 0 &&
 			 !strcmp(env, "yes"));
+		/* the static path's variables, stale ones included */
+		forget_variables(sp);
 		snprintf(plan->status, sizeof(plan->status), "online");
 		slurm_info(PLUGIN ": %s: %u tasks placed online", s.node,
 			   plan->nlocal);
