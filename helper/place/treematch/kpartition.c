@@ -160,9 +160,10 @@ tm_status tm__partition(const tm_matrix *m, int nparts, const int *sizes,
 }
 
 /* How the ranks are split at every node: packed or spread over the
- * children (choose_sizes), with or without grid cuts (tm__bisect). */
+ * children (choose_sizes), with or without grid cuts (tm__bisect), or in
+ * rank order, each child taking the next ranks (no partitioning). */
 typedef struct how {
-	int spread, grid_trial;
+	int spread, grid_trial, in_order;
 } how;
 
 /* Place the ranks of g (global ids ranks[]) in the subtree of node v. */
@@ -200,7 +201,12 @@ static tm_status place(const tm_tree *t, int v, const tm_matrix *g,
 		st = tm_error_nomem(err);
 		goto out;
 	}
-	st = tm__partition(g, a, size, h.grid_trial, part_of, err);
+	if (h.in_order)
+		for (int c = 0, x = 0; c < a; c++)
+			for (int k = 0; k < size[c]; k++)
+				part_of[x++] = c;
+	else
+		st = tm__partition(g, a, size, h.grid_trial, part_of, err);
 	for (int c = 0; c < a && st == TM_OK; c++) {
 		if (size[c] == 0)
 			continue;
@@ -257,4 +263,11 @@ tm_status tm__map_top_down_multilevel(const tm_tree *t, const tm_matrix *m,
 {
 	return top_down(t, m, (how){ .spread = 0, .grid_trial = 0 }, leaf_of,
 			err);
+}
+
+tm_status tm__map_in_order(const tm_tree *t, const tm_matrix *m,
+			   int *leaf_of, tm_error *err)
+{
+	return top_down(t, m, (how){ .spread = m->n < t->nleaves,
+				     .in_order = 1 }, leaf_of, err);
 }

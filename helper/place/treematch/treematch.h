@@ -28,6 +28,14 @@ tm_status tm__map_top_down(const tm_tree *t, const tm_matrix *m,
 tm_status tm__map_top_down_spread(const tm_tree *t, const tm_matrix *m,
 				  int *leaf_of, tm_error *err);
 
+/* The ranks in their own order, no partitioning: rank i on leaf i when
+ * every leaf is used (packed); with idle leaves, each node shares its
+ * ranks among all its children as tm__map_top_down_spread does, the first
+ * child taking the first ranks (kpartition.c).  What treematch gives back
+ * when nothing it finds is cheaper (strategy.c). */
+tm_status tm__map_in_order(const tm_tree *t, const tm_matrix *m,
+			   int *leaf_of, tm_error *err);
+
 /* The same as tm__map_top_down with multilevel cuts only, no cut grown on
  * the graph itself (kpartition.c): on some grids the greedy choice of the
  * lighter cut at each bisection leads to heavier splits below. */

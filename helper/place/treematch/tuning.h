@@ -77,4 +77,9 @@ enum { LARGE_GRID_RANKS = 512 };
  * that was much better before: refine the best and those close to it. */
 #define WORTH_REFINING 1.05
 
+/* Packed wins a tie with the chosen placement (strategy.c): costs within
+ * this relative difference are equal (only fractional level costs make
+ * them differ at all, in the last bits of a double). */
+#define TIE_SLACK 1e-12
+
 #endif /* TM_TREEMATCH_TUNING_H */

@@ -7,7 +7,8 @@
 #                              /sandy-x32/ (as `make bench CASES=...`)
 # Environment: SIZES="32 64" keeps those rank counts only; JOBS (2)
 # simulations at once; MPIRUN_MAX (64): largest size profiled under
-# mpirun, larger ones under SMPI; top_srcdir, top_builddir (make sets
+# mpirun, larger ones under SMPI; MPIPP_MAX (512): largest size placed
+# by mpipp and mpipp1 (NA above); top_srcdir, top_builddir (make sets
 # them); TOPOLOGIES: the folder of hwloc XML files (../shared/topologies).
 #
 # For every program x machine x size: profile once (commprof), then for
@@ -24,6 +25,10 @@ bin=$work/bin
 filter=${1:-}
 jobs=${JOBS:-2}
 mpirun_max=${MPIRUN_MAX:-64}
+# mpipp's passes try every core for every rank: at 1,024 ranks of 16
+# nodes one placement had not ended after 2 minutes here, longer than the
+# ten simulations of the case; it is a baseline, not the point
+mpipp_max=${MPIPP_MAX:-512}
 tmsim=$build/tests/bench/apps/tmsim
 helper=$build/helper/treematch-helper
 profiler_lib=$build/contrib/profiler/.libs/libcommprof.so
@@ -106,10 +111,15 @@ machine_opts() { # topology nodes switches
 
 # --- one simulation ------------------------------------------------------
 simulate() { # n platform hostfile binary args... ; prints "time checksum"
-	local n=$1 platform=$2 hostfile=$3 out; shift 3
+	local n=$1 platform=$2 hostfile=$3 out log; shift 3
+	# SMPI's report (stderr) apart from the program's lines (stdout):
+	# stdout is block-buffered, and a flush that fell around SMPI's
+	# report once cut a rank's "checksum" in two (pairs, 64 ranks)
+	log=$(mktemp) || return 1
 	out=$(smpirun -np "$n" -platform "$platform" -hostfile "$hostfile" \
-		$smpi_opts "$@" 2>&1)
-	local t=$(echo "$out" | sed -n 's/.*Simulated time: \([0-9.e+-]*\) seconds.*/\1/p')
+		$smpi_opts "$@" 2>"$log")
+	local t=$(sed -n 's/.*Simulated time: \([0-9.e+-]*\) seconds.*/\1/p' "$log")
+	rm -f "$log"
 	# the kernels print one checksum line from rank 0, the examples
 	# one per rank: the sorted checksums stand for the run
 	local sum=$(echo "$out" | grep -o 'checksum [0-9]*' | sort | md5sum | cut -c1-8)
@@ -157,6 +167,7 @@ results=$work/results.tsv
 run_case() { # case name n platform program-args...
 	local case=$1 name=$2 n=$3 platform=$4; shift 4
 	local dir=$work/runs/${case//\//_} m=$work/matrices/$name-$n.json p
+	local started=$SECONDS
 	mkdir -p "$dir"
 	if ! profile "$name" "$n" "$@"; then
 		echo "bench-apps: $case: profiling failed" >&2
@@ -165,6 +176,7 @@ run_case() { # case name n platform program-args...
 	local ref=$(grep -o 'checksum [0-9]*' "$m.out" 2>/dev/null | sort | md5sum | cut -c1-8)
 	for p in $all; do
 		rm -f "$dir/$p.time"
+		case $p in mpipp*) [ "$n" -le "$mpipp_max" ] || continue ;; esac
 		if place "$p" "$m" "${mopts[@]}" > "$dir/$p.json" 2> "$dir/$p.err" &&
 		   "$tmsim" hostfile "${mopts[@]}" --placement "$dir/$p.json" \
 			--ranks "$n" > "$dir/$p.hosts" 2>> "$dir/$p.err"; then
@@ -189,13 +201,16 @@ run_case() { # case name n platform program-args...
 		row="$row	$t"
 	done
 	echo "$row" >> "$results"
+	# wall time of the case (profile, placements, simulations), to
+	# budget runs: doc/bench-apps.md gives them
+	echo "$case	$((SECONDS - started))" >> "$work/case-times.tsv"
 	echo "$row" | awk -f "$here/table.awk" -v mode=row
 }
 
 # --- all cases -------------------------------------------------------------
 : > "$results"
 awk -f "$here/table.awk" -v mode=header -v columns="$all" /dev/null
-grep -v '^#' "$here/machines.list" | while read -r machine topo nodes switches sizes; do
+grep -v '^#' "$here/machines.list" | while read -r machine topo nodes switches progs sizes; do
 	[ -n "$machine" ] || continue
 	mopts=($(machine_opts "$topo" "$nodes" "$switches"))
 	platform=$work/platforms/$machine.xml
@@ -207,6 +222,7 @@ grep -v '^#' "$here/machines.list" | while read -r machine topo nodes switches s
 			[ "${#f[@]}" -ge 4 ] || continue
 			name=${f[0]} takes=${f[-2]} max=${f[-1]}
 			case=$name/$machine/$n
+			[ "$progs" = all ] || case ",$progs," in *",$name,"*) ;; *) continue ;; esac
 			case $case in *"$filter"*) ;; *) continue ;; esac
 			fits "$takes" "$n" && [ "$n" -le "$max" ] || continue
 			build_program "$name" "${f[1]}"

@@ -64,6 +64,11 @@ mode == "summary" && ok {
 	    (best_nas == "" || g > best_nas)) {
 		best_nas = g; best_nas_case = $1
 	}
+	# any program from 32 ranks: the examples' 2D halo and the
+	# phase-changing program are not NAS kernels, and are said apart
+	if ($2 >= 32 && (best_any == "" || g > best_any)) {
+		best_any = g; best_any_case = $1
+	}
 	if (worst == "" || g < worst) { worst = g; worst_case = $1 }
 	if (g < -1) { slower = slower " " $1 }
 	if (scotch != "NA") {
@@ -84,7 +89,8 @@ END {
 		exit
 	printf "\n%d cases\n", n
 	printf "treematch vs packed, NAS-like kernels from 32 ranks: best %+.1f %% (%s)  [goal: >= +20 %%]\n", best_nas, best_nas_case
-	printf "treematch vs packed, all cases: worst %+.1f %% (%s)  [goal: >= -1 %%]\n", worst, worst_case
+	printf "treematch vs packed, any program from 32 ranks: best %+.1f %% (%s)\n", best_any, best_any_case
+	printf "treematch vs packed, all cases: worst %+.2f %% (%s)  [goal: >= -1 %%]\n", worst, worst_case
 	if (slower != "")
 		printf "  slower than packed by more than 1 %%:%s\n", slower
 	if (ns)
