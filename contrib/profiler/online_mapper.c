@@ -12,6 +12,13 @@
  * no lock the application could wait on: it only reads counters the
  * ranks write, and writes the snapshot rows nobody reads before it is
  * joined.  If the process exits without MPI_Finalize, it dies with it.
+ *
+ * Two bases: its own copy of the node's columns as the last round read
+ * them (the interval's traffic is the counters minus it), and, with
+ * save=, the segment's snapshot rows, moved forward only when a round
+ * changed the mapping: what is saved is the traffic of the pattern the
+ * tasks ended in (the whole run if the mapping never changed), not the
+ * few milliseconds since the last round.
  */
 #include <config.h>
 
@@ -44,7 +51,7 @@ struct online_mapper {
 	cpu_set_t *cpus;      /* where each is bound now */
 	int *previous, *leaf_of;
 	bool *gone;           /* its task no longer exists */
-	int *member_of;       /* world rank -> member, -1; with save= only */
+	uint64_t *base;       /* [a * n + b]: a's bytes to b at the last round */
 	tm_tree *tree;
 
 	/* the interval's entries, kept between rounds */
@@ -132,8 +139,10 @@ static bool members(struct online_mapper *m)
 	m->previous = malloc(n * sizeof *m->previous);
 	m->leaf_of = malloc(n * sizeof *m->leaf_of);
 	m->gone = calloc(n, sizeof *m->gone);
+	/* n is bounded by the segment's own size check (ONLINE_SEGMENT_MAX) */
+	m->base = calloc(n * n, sizeof *m->base);
 	if (!m->local_rank || !m->world_rank || !m->slot || !m->cpus ||
-	    !m->previous || !m->leaf_of || !m->gone) {
+	    !m->previous || !m->leaf_of || !m->gone || !m->base) {
 		say(m, "not mapping", "out of memory");
 		return false;
 	}
@@ -149,18 +158,6 @@ static bool members(struct online_mapper *m)
 		m->slot[m->n] = s;
 		m->cpus[m->n] = s->cpus;
 		m->n++;
-	}
-	if (m->cfg.params.save[0]) {
-		m->member_of = malloc((size_t)h->world_size *
-				      sizeof *m->member_of);
-		if (!m->member_of) {
-			say(m, "not mapping", "out of memory");
-			return false;
-		}
-		for (r = 0; r < h->world_size; r++)
-			m->member_of[r] = -1;
-		for (r = 0; r < m->n; r++)
-			m->member_of[m->world_rank[r]] = r;
 	}
 	m->stats.n = m->n;
 	m->stats.local_rank = m->local_rank;
@@ -202,62 +199,68 @@ static bool add_entry(struct online_mapper *m, size_t *count, int i, int j,
 	return true;
 }
 
-/* Moves the snapshot of member a's row `kind` forward to the counters
- * now: over every column when the rows are saved at the end (save=),
- * else over the node's ranks only.  With `deltas`, what was sent to the
- * node's ranks since the last snapshot becomes entries of the matrix,
- * computed from the same load as the new snapshot, so that no byte is
- * counted twice or lost between rounds. */
-static bool snapshot(struct online_mapper *m, int a, enum online_row_kind
-		     kind, enum online_row_kind snap_kind, size_t *count,
-		     bool deltas)
-{
-	_Atomic uint64_t *row = online_slot_row(m->seg, m->slot[a], kind);
-	_Atomic uint64_t *snap = online_slot_row(m->seg, m->slot[a],
-						 snap_kind);
-	bool all = m->cfg.params.save[0] != '\0';
-	int columns = all ? m->seg->header->world_size : m->n;
-	uint64_t now, before;
-	int k, j, b;
-
-	for (k = 0; k < columns; k++) {
-		j = all ? k : m->world_rank[k];
-		now = atomic_load_explicit(&row[j], memory_order_relaxed);
-		before = atomic_load_explicit(&snap[j], memory_order_relaxed);
-		if (now == before)
-			continue;
-		atomic_store_explicit(&snap[j], now, memory_order_relaxed);
-		b = all ? m->member_of[j] : k;
-		if (deltas && b >= 0 && now > before &&
-		    !add_entry(m, count, a, b, (double)(now - before)))
-			return false;
-	}
-	return true;
-}
-
-/* The interval's matrix between the members, in bytes. */
+/* The interval's matrix between the members, in bytes: what each sent
+ * to the others since the last round, from one load of each counter,
+ * which becomes the new base, so that no byte is counted twice or lost
+ * between rounds. */
 static tm_matrix *interval_matrix(struct online_mapper *m, tm_error *err)
 {
 	tm_matrix *mat = NULL;
 	size_t count = 0;
-	int a;
+	uint64_t now, *before;
+	int a, b;
 
 	for (a = 0; a < m->n; a++) {
-		if (!snapshot(m, a, ONLINE_ROW_BYTES, ONLINE_ROW_SNAP_BYTES,
-			      &count, true) ||
-		    (m->cfg.params.save[0] &&
-		     !snapshot(m, a, ONLINE_ROW_MESSAGES,
-			       ONLINE_ROW_SNAP_MESSAGES, &count, false))) {
-			tm_error_nomem(err);
-			return NULL;
+		_Atomic uint64_t *row = online_slot_row(m->seg, m->slot[a],
+							ONLINE_ROW_BYTES);
+
+		for (b = 0; b < m->n; b++) {
+			now = atomic_load_explicit(&row[m->world_rank[b]],
+						   memory_order_relaxed);
+			before = &m->base[(size_t)a * (size_t)m->n + (size_t)b];
+			if (now > *before &&
+			    !add_entry(m, &count, a, b, (double)(now - *before))) {
+				tm_error_nomem(err);
+				return NULL;
+			}
+			*before = now;
 		}
 	}
-	atomic_fetch_add_explicit(&m->seg->header->snap_epoch, 1,
-				  memory_order_release);
 	if (tm_matrix_from_entries(m->n, count, m->ei, m->ej, m->ew, &mat,
 				   err))
 		return NULL;
 	return mat;
+}
+
+/* save=: the tasks now follow a new mapping, so the pattern saved at the
+ * end starts here: every member's snapshot rows (all world columns) are
+ * set to its counters. */
+static void mark_pattern_start(struct online_mapper *m)
+{
+	static const enum online_row_kind rows[2][2] = {
+		{ ONLINE_ROW_BYTES, ONLINE_ROW_SNAP_BYTES },
+		{ ONLINE_ROW_MESSAGES, ONLINE_ROW_SNAP_MESSAGES },
+	};
+	int a, k, j;
+
+	if (!m->cfg.params.save[0])
+		return;
+	for (a = 0; a < m->n; a++) {
+		for (k = 0; k < 2; k++) {
+			_Atomic uint64_t *row = online_slot_row(
+				m->seg, m->slot[a], rows[k][0]);
+			_Atomic uint64_t *snap = online_slot_row(
+				m->seg, m->slot[a], rows[k][1]);
+
+			for (j = 0; j < m->seg->header->world_size; j++)
+				atomic_store_explicit(&snap[j],
+					atomic_load_explicit(&row[j],
+						memory_order_relaxed),
+					memory_order_relaxed);
+		}
+	}
+	atomic_fetch_add_explicit(&m->seg->header->snap_epoch, 1,
+				  memory_order_release);
 }
 
 /* Binds every rank whose leaf's CPUs are not the ones it has; returns
@@ -315,6 +318,8 @@ static bool round_once(struct online_mapper *m, double interval,
 	moved = apply(m);
 	/* a move also happens when an unbound task gets its first core */
 	*changed = r.changed || moved > 0;
+	if (*changed)
+		mark_pattern_start(m);
 	memcpy(m->previous, m->leaf_of, (size_t)m->n * sizeof *m->previous);
 	m->stats.mapping_seconds += since(&start);
 	if (m->stats.rounds < ONLINE_REPORT_INTERVALS)
@@ -364,7 +369,7 @@ static void free_mapper(struct online_mapper *m)
 	free(m->previous);
 	free(m->leaf_of);
 	free(m->gone);
-	free(m->member_of);
+	free(m->base);
 	free(m->ei);
 	free(m->ej);
 	free(m->ew);

@@ -121,7 +121,7 @@ void commprof_report(void)
 				     commprof_output_path(commprof.world_size)
 				     : NULL, commprof.bytes,
 				     commprof.messages);
-	/* the online mode's last interval (save=), if asked for */
+	/* the online mode's final pattern (save=), if asked for */
 	commprof_online_save();
 	/* the file views' matrix, over the same private communicator */
 	if (whole_run)

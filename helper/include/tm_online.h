@@ -34,8 +34,9 @@ typedef struct tm_online_params {
 	 * tree cost by at least this fraction of the current one (0..1):
 	 * equal-cost placements never migrate a task. */
 	double gain;
-	/* Where world rank 0 writes the last interval's matrix at
-	 * MPI_Finalize; "" for nowhere. */
+	/* Where world rank 0 writes, at MPI_Finalize, the traffic since the
+	 * mapping last changed (the whole run if it never did); "" for
+	 * nowhere. */
 	char save[TM_ONLINE_SAVE_MAX];
 } tm_online_params;
 

@@ -63,11 +63,14 @@ else
 fi
 cd .. || exit 1
 
-# save=: the last interval, phase B's pairs only
+# save=: the pattern the tasks ended in (since the mapping last changed):
+# phase B's pairs only, and most of phase B's bytes, not the sliver after
+# the last round
 dir=$work/save
 mkdir -p "$dir"
 # shellcheck disable=SC2046
 launch 4 env $(online TREEMATCH_ONLINE_PARAMS=$params,save="$work/last.json") \
+	COMMPROF_OUTPUT="$work/all.json" \
 	"$phases" "$dir" 1.5 4096 >"$dir/out" 2>"$dir/err"
 status=$?
 info=$("$top_builddir/contrib/profiler/commprof-matrix" info \
@@ -87,5 +90,16 @@ case " $pairs" in
 *)
 	ok "save=: only phase B's pairs after the last round ($pairs)" ;;
 esac
+# bytes of entry I J (either order) in a matrix file
+entry_bytes() {
+	sed -n "/\"entries\"/,/\"messages\"/s/^ *\[\($2, $3\|$3, $2\), \([0-9]*\)\].*/\2/p" "$1" |
+		head -n1
+}
+saved=$(entry_bytes "$work/last.json" 0 2) whole=$(entry_bytes "$work/all.json" 0 2)
+if [ -n "$saved" ] && [ -n "$whole" ] && [ $((saved * 2)) -ge "$whole" ]; then
+	ok "save=: most of phase B's bytes between ranks 0 and 2 ($saved of $whole)"
+else
+	not_ok "save=: most of phase B's bytes between ranks 0 and 2 ('$saved' of '$whole')"
+fi
 no_segment save
 finish
