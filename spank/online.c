@@ -9,7 +9,7 @@
  *     online=, the user's --comm-matrix-online) are checked and passed in
  *     SLURM_TREEMATCH_ONLINE;
  *   slurmstepd, user_init: checked again (the job's environment is the
- *     user's), the step's shared-memory name fixed;
+ *     user's), the step's shared-memory name on this node fixed;
  *   each task, task_init (as the user, just before exec): the profiler's
  *     library goes into LD_PRELOAD after the application's own, with the
  *     variables its online mode reads (TREEMATCH_ONLINE_*);
@@ -162,8 +162,21 @@ int online_plan_node(spank_t sp, const site_config *cfg, node_plan *plan,
 		return -1;
 	}
 	snprintf(plan->profiler, sizeof(plan->profiler), "%s", cfg->profiler);
+	/* The node's name too: /dev/shm is per host, and a host may run
+	 * several slurmds (multiple-slurmd setups, the test cluster), each
+	 * node with its own mapper.  The library accepts [A-Za-z0-9._-]. */
+	char node[sizeof(plan->node)];
+	size_t i;
+	for (i = 0; plan->node[i] && i < sizeof(node) - 1; i++) {
+		char c = plan->node[i];
+		node[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+			  c == '-' ? c : '_';
+	}
+	node[i] = '\0';
 	snprintf(plan->online_segment, sizeof(plan->online_segment),
-		 "/treematch-online.%u.%u.%u", (unsigned)uid, jobid, stepid);
+		 "/treematch-online.%u.%u.%u.%s", (unsigned)uid, jobid, stepid,
+		 node);
 	/* a step of a requeued job has the ids of the run before it */
 	shm_unlink(plan->online_segment);
 	return 0;

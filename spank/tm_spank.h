@@ -134,8 +134,8 @@ typedef struct node_plan {
 	/* --comm-matrix=online: the tasks map themselves (online.c) */
 	int online;
 	char online_params[ONLINE_TEXT_MAX]; /* canonical, checked here */
-	char online_segment[96];       /* the step's shm name, removed at
-					* the end of the step */
+	char online_segment[160];      /* the step's shm name on this node,
+					* removed at the end of the step */
 	char node[64];
 	int report;
 	uint32_t nlocal;

@@ -119,30 +119,33 @@ root_free() {
 			done)" ""
 }
 
-# phases_job WHAT DIR SECONDS FLAGS [SRUN_OPTIONS...]: the program's 4
-# ranks on one node's 2 CPUs, as the user, in the background.
+# phases_job WHAT DIR SECONDS FLAGS [NODES]: the program's 4 ranks per
+# node on each node's 2 CPUs (1 node by default), as the user, in the
+# background.
 phases_job() {
-	local what=$1 dir=$2 seconds=$3 flags=$4
-	shift 4
+	local what=$1 dir=$2 seconds=$3 flags=$4 nodes=${5:-1}
 	mkdir -m 777 "$dir"
 	tm_wait_idle
-	as_user timeout "$E2E_TIMEOUT" salloc -Q -N1 -n2 srun -Q --mpi=pmix \
-		-O -n4 --comm-matrix=online --comm-matrix-online="$params" \
-		--comm-matrix-report "$@" "$PHASES" "$dir" "$seconds" 4096 \
+	as_user timeout "$E2E_TIMEOUT" salloc -Q -N"$nodes" -n$((2 * nodes)) \
+		srun -Q --mpi=pmix -O -n$((4 * nodes)) \
+		--comm-matrix=online --comm-matrix-online="$params" \
+		--comm-matrix-report "$PHASES" "$dir" "$seconds" 4096 \
 		"$flags" >"$dir/out" 2>"$dir/err" &
 	JOB=$!
 }
 
-# results_check WHAT DIR STATUS: the program's own verdict, the report.
+# results_check WHAT DIR STATUS [NODES]: the program's own verdict, each
+# node's report.
 results_check() {
+	local nodes=${4:-1}
 	check_eq "$1: exit 0, every rank received right bytes" \
-		"$3:$(grep -c ' 0 wrong$' "$2/out")" "0:4"
-	check_match "$1: the mapper's report: rounds, moves, intervals, time" \
-		"$(cat "$2/err")" \
-		'^treematch online: node n[0-9]+: [0-9]+ rounds, [0-9]+ moves, interval [0-9.]+ s \([0-9. .]+\), mapping [0-9.]+ ms \([0-9.]+ % of [0-9.]+ s\)$'
-	check_match "$1: ... and the final placement with its cost against packed" \
-		"$(cat "$2/err")" \
-		'^treematch online: node n[0-9]+: placement( [0-9]+>[0-9]+:[0-9,-]+){4}, cost [0-9.e+-]+ \(packed [0-9.e+-]+\)$'
+		"$3:$(grep -c ' 0 wrong$' "$2/out")" "0:$((4 * nodes))"
+	check_eq "$1: the mapper's report on each node: rounds, moves, intervals, time" \
+		"$(grep -cE '^treematch online: node n[0-9]+: [0-9]+ rounds, [0-9]+ moves, interval [0-9.]+ s \([0-9. .]+\), mapping [0-9.]+ ms \([0-9.]+ % of [0-9.]+ s\)$' "$2/err")" \
+		"$nodes"
+	check_eq "$1: ... and the final placement with its cost against packed" \
+		"$(grep -cE '^treematch online: node n[0-9]+: placement( [0-9]+>[0-9]+:[0-9,-]+){4}, cost [0-9.e+-]+ \(packed [0-9.e+-]+\)$' "$2/err")" \
+		"$nodes"
 	check_eq "$1: nothing else on stderr" \
 		"$(grep -v '^treematch online: ' "$2/err")" ""
 	check_eq "$1: no segment left in /dev/shm" "$(compgen -G "$shm_glob")" ""
@@ -194,6 +197,25 @@ check_eq "stable: after it, the interval doubles each round up to 0.8 and stays"
 			if ($i != want) ok = 0
 		}
 		print ok ? "yes" : "no" }' <<<"$intervals")" yes
+
+# ---- two nodes: one mapper each -----------------------------------------------
+
+# Slurm's block distribution puts ranks 0-3 on one node and 4-7 on the
+# other, so both phases' pairs are within a node.
+dir=$E2E_WORK/two-nodes
+phases_job two-nodes "$dir" 3 "" 2
+if wait_phase "$dir" B; then
+	sleep 2
+	pairs_check "two nodes, first" "$dir" B 0 2 1 3
+	pairs_check "two nodes, second" "$dir" B 4 6 5 7
+else
+	nok "two nodes: phase B never started"
+fi
+wait "$JOB"
+results_check "two nodes" "$dir" $? 2
+check_eq "two nodes: each node's report names its own node" \
+	"$(sed -n 's/^treematch online: node \(n[0-9]*\): placement.*/\1/p' "$dir/err" | sort | paste -sd' ' -)" \
+	"n1 n2"
 
 # ---- MPI_Init_thread ----------------------------------------------------------
 
