@@ -4,7 +4,7 @@
  * MPI_Init, each task joins its node's segment and counts straight into
  * its rows there, and local rank 0 starts the node's mapper; at
  * MPI_Finalize the mapper stops and reports, and with save= world rank 0
- * writes the traffic since the last round as a matrix file.
+ * writes the traffic since the mapping last changed as a matrix file.
  *
  * Whatever goes wrong (a variable, the segment, memory) is one line on
  * stderr and this task counting in private memory as without the online
@@ -113,7 +113,8 @@ bool commprof_online_full_matrix(void)
 }
 
 /* Collective, from commprof_report (every rank, with the private
- * communicator): the rows minus the mapper's last snapshot. */
+ * communicator): the rows minus the snapshot the mapper took when the
+ * mapping last changed. */
 void commprof_online_save(void)
 {
 	_Atomic uint64_t *bytes = NULL, *messages = NULL;

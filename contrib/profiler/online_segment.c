@@ -176,23 +176,35 @@ static int create_exclusive(const char *name, char *why, size_t why_size)
 	return fd;
 }
 
+/* Both ends start alike: the name kept, the size the segment must have
+ * (0, and why, when the job is too large for one). */
+static size_t begin(struct online_segment *seg, const char *name,
+		    int world_size, int local_size, size_t *slot, char *why,
+		    size_t why_size)
+{
+	const char *reason = "";
+	size_t size;
+
+	memset(seg, 0, sizeof *seg);
+	snprintf(seg->name, sizeof seg->name, "%s", name);
+	size = online_segment_size(world_size, local_size, slot, &reason);
+	if (!size)
+		snprintf(why, why_size, "%s for %d ranks, %d on this node",
+			 reason, world_size, local_size);
+	return size;
+}
+
 int online_segment_create(struct online_segment *seg, const char *name,
 			  int world_size, int local_size, char *why,
 			  size_t why_size)
 {
 	size_t slot = 0, size;
-	const char *reason = "";
 	struct online_header *h;
 	int fd;
 
-	memset(seg, 0, sizeof *seg);
-	snprintf(seg->name, sizeof seg->name, "%s", name);
-	size = online_segment_size(world_size, local_size, &slot, &reason);
-	if (!size) {
-		snprintf(why, why_size, "%s for %d ranks, %d on this node",
-			 reason, world_size, local_size);
+	size = begin(seg, name, world_size, local_size, &slot, why, why_size);
+	if (!size)
 		return -1;
-	}
 	fd = create_exclusive(name, why, why_size);
 	if (fd < 0)
 		return -1;
@@ -243,20 +255,14 @@ int online_segment_attach(struct online_segment *seg, const char *name,
 {
 	double deadline = now_seconds() + wait_seconds;
 	size_t slot = 0, size;
-	const char *reason = "";
 	struct online_header *h;
 	struct stat st;
 	long pause = 1;
 	int fd;
 
-	memset(seg, 0, sizeof *seg);
-	snprintf(seg->name, sizeof seg->name, "%s", name);
-	size = online_segment_size(world_size, local_size, &slot, &reason);
-	if (!size) {
-		snprintf(why, why_size, "%s for %d ranks, %d on this node",
-			 reason, world_size, local_size);
+	size = begin(seg, name, world_size, local_size, &slot, why, why_size);
+	if (!size)
 		return -1;
-	}
 	/* The creator makes the object, sizes it, then publishes the
 	 * header: wait for all three (it is a few milliseconds behind at
 	 * most, unless it never called MPI_Init). */

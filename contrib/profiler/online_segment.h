@@ -10,9 +10,10 @@
  *   bytes, messages          what the rank sent to each world rank since
  *                            MPI_Init: libcommprof counts straight into
  *                            them, so the hot path is the plain profiler's;
- *   snap_bytes, snap_messages the same rows as the mapper last read them,
- *                            so that the rank can write the traffic since
- *                            then (save=) at MPI_Finalize.
+ *   snap_bytes, snap_messages with save=: the same rows as the mapper
+ *                            read them when the mapping last changed, so
+ *                            that the rank can write the traffic since
+ *                            then at MPI_Finalize.
  * Each counter has one writer; readers load it whole with an aligned,
  * lock-free 64-bit atomic, so no read is ever torn (setup refuses a
  * platform where it would not be lock-free).  A slot's fixed fields are
@@ -61,7 +62,7 @@ struct online_header {
 	_Atomic uint32_t ready;
 	/* Slots that went READY, incremented after each one. */
 	_Atomic uint32_t registered;
-	/* Release-stored by the mapper after each snapshot of the rows. */
+	/* Release-stored by the mapper after each update of the snap rows. */
 	_Atomic uint64_t snap_epoch;
 };
 
