@@ -119,6 +119,13 @@ static void report_problem(const site_config *cfg, const char *problem)
 int local_check_options(const site_config *cfg)
 {
 	memset(&chosen, 0, sizeof(chosen));
+	if (!user_opt.matrix && user_opt.online && !cfg->auto_online &&
+	    !cfg->error[0]) {
+		/* parameters for nothing: say so rather than drop them */
+		report_problem(cfg, "--comm-matrix-online: only with "
+			       "--comm-matrix=online");
+		return cfg->fail ? -1 : 0;
+	}
 	if (!user_opt.matrix)
 		return 0;
 	chosen.asked = 1;

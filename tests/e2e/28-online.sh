@@ -48,6 +48,11 @@ check_eq "--comm-matrix-online with a matrix file: a warning, the step runs" \
 	"$TM_RC:$TM_ERR" \
 	"0:treematch: warning: --comm-matrix-online: only with --comm-matrix=online (m2.json is a matrix file); tasks keep Slurm's binding"
 
+tm_run as_user srun -Q -n1 --comm-matrix-online=slope=3 true
+check_eq "--comm-matrix-online alone: a warning, the step runs" \
+	"$TM_RC:$TM_ERR" \
+	"0:treematch: warning: --comm-matrix-online: only with --comm-matrix=online; tasks keep Slurm's binding"
+
 # ---- a non-MPI step, and the application's own LD_PRELOAD ------------------
 
 tm_run as_user srun -Q -N2 -n2 hostname
