@@ -194,10 +194,17 @@ void commprof_count_scan(int count, MPI_Datatype type, MPI_Comm comm);
 /* The file (report.c, output.c, output_path.c)                       */
 /* ------------------------------------------------------------------ */
 
-/* Collective over MPI_COMM_WORLD, called by every rank from
+/* At MPI_Finalize, around everything the ranks write together: the
+ * private communicator (false when it cannot be made: nothing is
+ * written). */
+bool commprof_private_open(void);
+void commprof_private_close(void);
+
+/* Collective over the private communicator, called by every rank from
  * MPI_Finalize, counting or not (bytes and messages NULL when setup
- * failed): rank 0 writes the matrix.  Problems are reported on stderr
- * (one line) and never fail the job. */
+ * failed): rank 0 writes the matrix, and the I/O matrix when a rank set a
+ * file view.  Problems are reported on stderr (one line) and never fail
+ * the job. */
 void commprof_report(void);
 
 /* Collective over the private communicator: rank 0 writes these rows of
@@ -254,7 +261,8 @@ void commprof_online_stop(void);
 /* Whether the report writes the whole run's matrix: always without the
  * online mode, only with COMMPROF_OUTPUT set in it. */
 bool commprof_online_full_matrix(void);
-/* From commprof_report, collective: save= of TREEMATCH_ONLINE_PARAMS. */
+/* From MPI_Finalize, collective over the private communicator: save= of
+ * TREEMATCH_ONLINE_PARAMS. */
 void commprof_online_save(void);
 /* After the report: leaves the segment (the rows go with it). */
 void commprof_online_teardown(void);

@@ -85,7 +85,16 @@ int MPI_Finalize(void)
 		commprof.active = false;
 		/* the mapper never reads a row after this */
 		commprof_online_stop();
-		commprof_report();
+		/* Collective from here on, counting or not: every rank takes
+		 * part in what the others write. */
+		if (commprof_private_open()) {
+			/* in the online mode, only when somebody asked */
+			if (commprof_online_full_matrix())
+				commprof_report();
+			/* the online mode's final pattern (save=) */
+			commprof_online_save();
+			commprof_private_close();
+		}
 		commprof_io_clear();
 		commprof_persistent_clear();
 		commprof_comm_teardown();

@@ -112,7 +112,7 @@ bool commprof_online_full_matrix(void)
 	return !online.requested || getenv("COMMPROF_OUTPUT") != NULL;
 }
 
-/* Collective, from commprof_report (every rank, with the private
+/* Collective, from MPI_Finalize (every rank, with the private
  * communicator): the rows minus the snapshot the mapper took when the
  * mapping last changed. */
 void commprof_online_save(void)

@@ -105,26 +105,25 @@ void commprof_report_rows(char *path, _Atomic uint64_t *bytes,
 	free(pairs);
 }
 
-void commprof_report(void)
+bool commprof_private_open(void)
 {
-	/* in the online mode, only when somebody asked for it */
-	bool whole_run = commprof_online_full_matrix();
-
 	/* Made now rather than at MPI_Init: see setup() in init.c.  The
 	 * application's communication is complete by now, as MPI_Finalize
 	 * requires, and none of it can match this communicator anyway. */
-	if (PMPI_Comm_dup(MPI_COMM_WORLD, &commprof.private_comm)
-	    != MPI_SUCCESS)
-		return;
-	if (whole_run)
-		commprof_report_rows(commprof.world_rank == 0 ?
-				     commprof_output_path(commprof.world_size)
-				     : NULL, commprof.bytes,
-				     commprof.messages);
-	/* the online mode's final pattern (save=), if asked for */
-	commprof_online_save();
-	/* the file views' matrix, over the same private communicator */
-	if (whole_run)
-		commprof_io_report();
+	return PMPI_Comm_dup(MPI_COMM_WORLD, &commprof.private_comm)
+	       == MPI_SUCCESS;
+}
+
+void commprof_private_close(void)
+{
 	PMPI_Comm_free(&commprof.private_comm);
+}
+
+void commprof_report(void)
+{
+	commprof_report_rows(commprof.world_rank == 0 ?
+			     commprof_output_path(commprof.world_size) : NULL,
+			     commprof.bytes, commprof.messages);
+	/* the file views' matrix, over the same private communicator */
+	commprof_io_report();
 }

@@ -68,7 +68,10 @@ as_root=
 # --- building: each program three ways --------------------------------
 # NAME.smpi simulates, NAME.prof is that plus the profiler linked in (for
 # sizes mpirun cannot run here), NAME.mpi is the plain MPI build.
-profiler_src=$(ls "$src"/contrib/profiler/*.c)
+# the library's sources (not commprof-matrix's), and the mapping library
+# its online mode links (never switched on here)
+profiler_src=$(ls "$src"/contrib/profiler/*.c | grep -v '/commprof_matrix\.c$')
+profiler_libs="$build/helper/.libs/libtreematch.a $build/helper/.libs/libtmcore.a -lhwloc -ljansson"
 build_program() { # name source
 	local name=$1 file=$src/tests/bench/apps/$2 inc
 	case $2 in contrib/*) file=$src/$2 ;; esac
@@ -76,8 +79,9 @@ build_program() { # name source
 	if [ ! -x "$bin/$name.mpi" ] || [ "$file" -nt "$bin/$name.mpi" ]; then
 		rm -f "$bin/$name.smpi" "$bin/$name.prof" "$bin/$name.mpi"
 		smpicc -O2 -DBENCH_SMPI $inc -o "$bin/$name.smpi" "$file" -lm 2>"$bin/$name.log" &&
-		smpicc -O2 -DBENCH_SMPI $inc -I"$build" -I"$src/contrib/profiler" -o "$bin/$name.prof" \
-			"$file" $profiler_src -lm -lpthread 2>>"$bin/$name.log" &&
+		smpicc -O2 -DBENCH_SMPI $inc -I"$build" -I"$src/contrib/profiler" \
+			-I"$src/helper/include" -o "$bin/$name.prof" \
+			"$file" $profiler_src $profiler_libs -lm -lpthread 2>>"$bin/$name.log" &&
 		mpicc -O2 $inc -o "$bin/$name.mpi" "$file" -lm 2>>"$bin/$name.log" ||
 			die "cannot build $name (see $bin/$name.log)"
 	fi
