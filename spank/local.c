@@ -135,7 +135,8 @@ int local_check_options(const site_config *cfg)
 			 "the plugin is disabled: %.900s", cfg->error);
 	} else if (chosen.online) {
 		/* the option callback checked --comm-matrix-online already */
-		online_params(cfg, user_opt.online, "--comm-matrix-online",
+		online_params(cfg, user_opt.algorithm, user_opt.online,
+			      "--comm-matrix-online",
 			      chosen.params, sizeof(chosen.params),
 			      chosen.problem, sizeof(chosen.problem));
 	} else if (user_opt.online) {
@@ -244,7 +245,8 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 		use = auto_matrix(cfg, ntasks);
 		/* auto=online: the job's own matrix first, else online */
 		if (!use && cfg->auto_online &&
-		    online_params(cfg, user_opt.online, "--comm-matrix-online",
+		    online_params(cfg, user_opt.algorithm, user_opt.online,
+				  "--comm-matrix-online",
 				  chosen.params, sizeof(chosen.params),
 				  chosen.problem, sizeof(chosen.problem)) == 0)
 			use = chosen.online = 1;

@@ -47,9 +47,9 @@ int online_asked(const char *matrix_arg)
 	return matrix_arg && strcmp(matrix_arg, ONLINE_WORD) == 0;
 }
 
-int online_params(const site_config *cfg, const char *spec,
-		  const char *what, char *out, size_t size, char *why,
-		  size_t wl)
+int online_params(const site_config *cfg, const char *policy,
+		  const char *spec, const char *what, char *out, size_t size,
+		  char *why, size_t wl)
 {
 	tm_online_params p;
 	tm_error err = { 0 };
@@ -58,6 +58,16 @@ int online_params(const site_config *cfg, const char *spec,
 	if (cfg->online[0] &&
 	    tm_online_params_parse(cfg->online, "online=", &p, &err) != TM_OK)
 		goto bad;
+	/* --comm-matrix-algorithm says which policy the user wants; a
+	 * policy= of --comm-matrix-online, more specific, still wins */
+	if (policy) {
+		char item[64];
+
+		snprintf(item, sizeof(item), "policy=%s", policy);
+		if (tm_online_params_parse(item, "--comm-matrix-algorithm", &p,
+					   &err) != TM_OK)
+			goto bad;
+	}
 	if (spec &&
 	    tm_online_params_parse(spec, what, &p, &err) != TM_OK)
 		goto bad;
@@ -151,7 +161,7 @@ int online_plan_node(spank_t sp, const site_config *cfg, node_plan *plan,
 		return -1;
 	}
 	/* srun checked them; the job's environment is the user's to change */
-	if (online_params(cfg, env, ENV_ONLINE, plan->online_params,
+	if (online_params(cfg, NULL, env, ENV_ONLINE, plan->online_params,
 			  sizeof(plan->online_params), why, wl) < 0)
 		return -1;
 	/* The library is the site's file; a step cannot use it when it is

@@ -84,7 +84,7 @@ static int option_cb(int val, const char *optarg, int remote)
 		 * typo stops srun before anything is allocated */
 		char params[ONLINE_TEXT_MAX], why[TEXT_MAX];
 
-		if (!site || online_params(site, optarg ? optarg : "",
+		if (!site || online_params(site, NULL, optarg ? optarg : "",
 					   "--comm-matrix-online", params,
 					   sizeof(params), why,
 					   sizeof(why)) < 0) {

@@ -150,11 +150,12 @@ void node_plan_free(node_plan *plan);
 #define ONLINE_WORD "online"
 int online_asked(const char *matrix_arg);
 /* The parameters a step gets: tm_online.h's defaults, then the site's
- * online=, then spec (the user's, may be NULL), canonical into out.
- * 0, or -1 with one line in why naming `what`. */
-int online_params(const site_config *cfg, const char *spec,
-		  const char *what, char *out, size_t size, char *why,
-		  size_t wl);
+ * online=, then policy (the user's --comm-matrix-algorithm, may be NULL),
+ * then spec (the user's --comm-matrix-online, may be NULL), canonical
+ * into out.  0, or -1 with one line in why naming `what`. */
+int online_params(const site_config *cfg, const char *policy,
+		  const char *spec, const char *what, char *out, size_t size,
+		  char *why, size_t wl);
 /* slurmstepd, user_init: a step with ENV_ONLINE gets plan->online (and
  * 0; plan->node must be set), one without has any online variables it
  * inherited removed (returns 1: not online).  -1 with why: online asked,

@@ -73,6 +73,14 @@ check_eq "the application's LD_PRELOAD comes first and stays; the user's keys wi
 	"$(sort -u <<<"$TM_OUT" | paste -sd' ' -)" \
 	"$own:$MPI_PROFILER interval=1,min=0.5,max=4,slope=2,policy=treematch,gain=0.05"
 check_eq "... and no segment is left" "$(compgen -G "$shm_glob")" ""
+tm_run as_user srun -Q -n1 --comm-matrix=online --comm-matrix-algorithm=spread \
+	printenv TREEMATCH_ONLINE_PARAMS
+check_eq "--comm-matrix-algorithm chooses the online policy" "$TM_OUT" \
+	"interval=1,min=0.5,max=30,slope=2,policy=spread,gain=0.05"
+tm_run as_user srun -Q -n1 --comm-matrix=online --comm-matrix-algorithm=spread \
+	--comm-matrix-online=policy=hierarchical printenv TREEMATCH_ONLINE_PARAMS
+check_eq "... and --comm-matrix-online's policy= wins over it" "$TM_OUT" \
+	"interval=1,min=0.5,max=30,slope=2,policy=hierarchical,gain=0.05"
 
 # ---- two phases, sampled from outside ---------------------------------------
 
