@@ -38,6 +38,7 @@
 #define ENV_LIB_LOCAL_SIZE "TREEMATCH_ONLINE_LOCAL_SIZE"
 #define ENV_LIB_NODE       "TREEMATCH_ONLINE_NODE"
 #define ENV_LIB_REPORT     "TREEMATCH_ONLINE_REPORT"
+#define ENV_LIB_CPT        "TREEMATCH_ONLINE_CPUS_PER_TASK"
 
 /* LD_PRELOAD with the application's own list and ours */
 enum { PRELOAD_MAX = 8192 };
@@ -85,7 +86,7 @@ bad:
 /* Names of what a task inherits from an online step. */
 static const char *const lib_variables[] = {
 	ENV_LIB_ONLINE, ENV_LIB_PARAMS, ENV_LIB_SEGMENT, ENV_LIB_LOCAL_RANK,
-	ENV_LIB_LOCAL_SIZE, ENV_LIB_NODE, ENV_LIB_REPORT,
+	ENV_LIB_LOCAL_SIZE, ENV_LIB_NODE, ENV_LIB_REPORT, ENV_LIB_CPT,
 };
 
 /* LD_PRELOAD without the element `library`, into out ("" if nothing is
@@ -160,6 +161,10 @@ int online_plan_node(spank_t sp, const site_config *cfg, node_plan *plan,
 		snprintf(why, wl, "Slurm did not give the step's layout");
 		return -1;
 	}
+	/* srun -c: each rank keeps that many CPUs wherever it moves */
+	if (spank_get_item(sp, S_STEP_CPUS_PER_TASK, &plan->cpus_per_task) ||
+	    plan->cpus_per_task == 0)
+		plan->cpus_per_task = 1;
 	/* srun checked them; the job's environment is the user's to change */
 	if (online_params(cfg, NULL, env, ENV_ONLINE, plan->online_params,
 			  sizeof(plan->online_params), why, wl) < 0)
@@ -204,6 +209,8 @@ void online_task_env(spank_t sp, const node_plan *plan, int local_id)
 	snprintf(number, sizeof(number), "%u", plan->nlocal);
 	spank_setenv(sp, ENV_LIB_LOCAL_SIZE, number, 1);
 	spank_setenv(sp, ENV_LIB_NODE, plan->node, 1);
+	snprintf(number, sizeof(number), "%u", plan->cpus_per_task);
+	spank_setenv(sp, ENV_LIB_CPT, number, 1);
 	if (plan->report)
 		spank_setenv(sp, ENV_LIB_REPORT, "1", 1);
 	else

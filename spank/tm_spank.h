@@ -139,6 +139,7 @@ typedef struct node_plan {
 	char node[64];
 	int report;
 	uint32_t nlocal;
+	uint32_t cpus_per_task;        /* srun -c */
 	char profiler[PATH_TEXT_MAX];
 } node_plan;
 

@@ -31,6 +31,9 @@ struct online_config {
 	char segment[ONLINE_NAME_MAX + 1];
 	int local_rank;
 	int local_size;
+	/* TREEMATCH_ONLINE_CPUS_PER_TASK (srun -c): CPUs each rank keeps;
+	 * 0 when not said (mpirun): the tasks' own masks tell */
+	int cpus_per_task;
 	bool report;           /* TREEMATCH_ONLINE_REPORT=1 */
 	char node[256];        /* TREEMATCH_ONLINE_NODE, else the host name */
 	char log_path[4096];   /* TREEMATCH_ONLINE_LOG, "" for none */
@@ -53,9 +56,12 @@ bool online_config_read(struct online_config *c, int world_size);
 /* ---- online_tree.c: the node's tree and the CPUs of its leaves ------ */
 
 /* The tree of the CPUs in the union of masks[0..n-1] (the step's CPUs on
- * this node), one leaf per core, one more level of slots when the n
- * ranks outnumber the cores.  NULL with err set on failure. */
-tm_tree *online_tree_build(const cpu_set_t *masks, int n, tm_error *err);
+ * this node), one leaf per rank's share of cores (cpus_per_task CPUs,
+ * or with 0 the fewest cores a task was bound to; one core when every
+ * task may run anywhere), one more level of slots when the n ranks
+ * outnumber the leaves.  NULL with err set on failure. */
+tm_tree *online_tree_build(const cpu_set_t *masks, int n, int cpus_per_task,
+			   tm_error *err);
 
 /* The CPUs of a leaf. */
 void online_leaf_cpus(const tm_tree *t, int leaf, cpu_set_t *out);

@@ -178,6 +178,13 @@ bool online_config_read(struct online_config *c, int world_size)
 	if (!online_params_read(&c->params, false) ||
 	    !read_local(c, world_size) || !read_segment(c))
 		return false;
+	v = getenv("TREEMATCH_ONLINE_CPUS_PER_TASK");
+	if (v && !parse_int(v, 1, CPU_SETSIZE, &c->cpus_per_task)) {
+		fprintf(stderr, ONLINE_PREFIX "TREEMATCH_ONLINE_CPUS_PER_TASK"
+			"=%.64s: expected a number of CPUs from 1 to %d: "
+			"online mode off\n", v, CPU_SETSIZE);
+		return false;
+	}
 	v = getenv("TREEMATCH_ONLINE_REPORT");
 	c->report = v && strcmp(v, "1") == 0;
 	v = getenv("TREEMATCH_ONLINE_LOG");

@@ -165,7 +165,7 @@ static bool members(struct online_mapper *m)
 	m->stats.cpus = m->cpus;
 	if (m->n < 2)
 		return false; /* one rank: nothing to place */
-	m->tree = online_tree_build(m->cpus, m->n, &err);
+	m->tree = online_tree_build(m->cpus, m->n, m->cfg.cpus_per_task, &err);
 	if (!m->tree) {
 		say(m, "not mapping", err.text);
 		return false;

@@ -16,13 +16,55 @@
 
 #include "online.h"
 
-tm_tree *online_tree_build(const cpu_set_t *masks, int n, tm_error *err)
+/* How many of t's leaves (cores) have a CPU in mask. */
+static int cores_in(const tm_tree *t, const cpu_set_t *mask)
+{
+	cpu_set_t cpus, both;
+	int l, count = 0;
+
+	for (l = 0; l < t->nleaves; l++) {
+		online_leaf_cpus(t, l, &cpus);
+		CPU_AND(&both, &cpus, mask);
+		count += CPU_COUNT(&both) > 0;
+	}
+	return count;
+}
+
+/* Cores each rank gets.  Said (srun -c N): N CPUs, in cores of this
+ * machine.  Not said: the fewest cores a task was bound to (mpirun
+ * --map-by ...:PE=N gives N), but one when no task was bound tighter
+ * than the whole step: unbound MPI ranks each want a core of their own,
+ * so that partners can share its caches.  Never more than the cores. */
+static int cores_per_rank(const tm_tree *t, const cpu_set_t *masks, int n,
+			  int cpus_per_task)
+{
+	int per = 0, i, c;
+
+	if (cpus_per_task > 0) {
+		int pus = t->nleaves > 0 && t->leaf[0].npus > 0 ?
+			  t->leaf[0].npus : 1;
+
+		per = (cpus_per_task + pus - 1) / pus;
+	} else {
+		for (i = 0; i < n; i++) {
+			c = cores_in(t, &masks[i]);
+			if (c < t->nleaves && c > 0 && (per == 0 || c < per))
+				per = c;
+		}
+	}
+	if (per < 1)
+		per = 1;
+	return per < t->nleaves ? per : t->nleaves;
+}
+
+tm_tree *online_tree_build(const cpu_set_t *masks, int n, int cpus_per_task,
+			   tm_error *err)
 {
 	/* CPU_SETSIZE CPUs of up to 5 characters and a comma */
 	char list[CPU_SETSIZE * 6 + 1];
 	tm_tree *t = NULL, *wider;
 	cpu_set_t all;
-	int i;
+	int i, per;
 
 	CPU_ZERO(&all);
 	for (i = 0; i < n; i++)
@@ -30,6 +72,16 @@ tm_tree *online_tree_build(const cpu_set_t *masks, int n, tm_error *err)
 	online_cpulist(&all, list, sizeof list);
 	if (tm_topology_load("this", list, TM_LEAF_CORE, &t, err))
 		return NULL;
+	per = cores_per_rank(t, masks, n, cpus_per_task);
+	if (per > 1) {
+		/* slots of `per` cores in one subtree, as srun -c gets from
+		 * treematch-helper map --cpus-per-task */
+		wider = tm_tree_group_leaves(t, per, err);
+		tm_tree_free(t);
+		t = wider;
+		if (!t)
+			return NULL;
+	}
 	if (n > t->nleaves) {
 		/* more ranks than cores: slots share a core, at no cost */
 		wider = tm_tree_oversubscribe(t, n, err);

@@ -230,6 +230,30 @@ check_eq "two nodes: each node's report names its own node" \
 	"$(sed -n 's/^treematch online: node \(n[0-9]*\): placement.*/\1/p' "$dir/err" | sort | paste -sd' ' -)" \
 	"n1 n2"
 
+# ---- srun -c 2: each rank keeps 2 CPUs ------------------------------------------
+
+# 4 ranks of 2 CPUs on a node of 2: one slot of both CPUs, shared by all;
+# without -c the same step puts each rank on one CPU (above).
+dir=$E2E_WORK/cpt
+mkdir -m 777 "$dir"
+tm_wait_idle
+as_user timeout "$E2E_TIMEOUT" salloc -Q -N1 -n1 -c2 srun -Q --mpi=pmix -O \
+	-n4 -c2 --comm-matrix=online --comm-matrix-online="$params" \
+	--comm-matrix-report "$PHASES" "$dir" 2 4096 "" >"$dir/out" 2>"$dir/err" &
+JOB=$!
+if wait_phase "$dir" B; then
+	sleep 1
+	check_eq "srun -c 2: every rank keeps both CPUs while the mapper runs" \
+		"$(for r in 0 1 2 3; do cpus_of "$dir" $r; done | sort -u)" "0-1"
+else
+	nok "srun -c 2: phase B never started"
+fi
+wait "$JOB"
+results_check "srun -c 2" "$dir" $?
+check_eq "srun -c 2: the report places each rank on CPUs 0-1" \
+	"$(sed -n 's/^treematch online: node [^:]*: placement \(.*\), cost.*/\1/p' "$dir/err" |
+		tr ' ' '\n' | cut -d: -f2 | sort -u)" "0-1"
+
 # ---- MPI_Init_thread ----------------------------------------------------------
 
 dir=$E2E_WORK/thread
