@@ -11,7 +11,7 @@ profiler_setup
 . "$top_srcdir/tests/profiler/online_lib.sh"
 online_setup
 
-params=interval=0.2,min=0.1,max=0.8
+params=interval=0.2,min=0.1,max=0.4
 seconds=3
 
 # phase_check WHAT DIR PHASE A B C D: ranks A and B share CPUs, C and D
