@@ -61,6 +61,21 @@ enum {
 #define ANOTHER_CYCLE_GAIN 0.05
 enum { MAX_CYCLES = 3 };
 
+/* ---- the heavy skeleton (skeleton.c) ------------------------------- */
+
+/* An edge is light when this many times its weight is still less than the
+ * heaviest edge of both of its ranks: an 8-byte allreduce or gather beside
+ * a halo of kilobytes is, a random graph's lighter pairs mostly are not. */
+#define LIGHT_EDGE_RATIO 64
+
+/* The skeleton is partitioned only when its breadth-first diameter is at
+ * least this many times the matrix's: the light edges were shortcuts (a
+ * 3D halo of 1,024 ranks: 1 with an allreduce over all pairs, 2 with a
+ * gather to one rank, 29 without either).  Dropping the lightest 2 % of a
+ * random graph's edges barely stretches it, and partitioning it again
+ * doubled the time of 4,096 ranks on 256 nodes for a 0.1 % gain. */
+enum { SKELETON_STRETCH = 2 };
+
 /* ---- choice among strategies (strategy.c) -------------------------- */
 
 /* Whether to try the top-down path with multilevel cuts only, beside the
