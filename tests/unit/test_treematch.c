@@ -220,6 +220,82 @@ static void irregular(void)
 	tm_tree_free(t);
 }
 
+/* Ranks of the box [lo, hi) of a dim[0] x dim[1] x dim[2] grid on the
+ * subtree of node v, each split halving the longest side of the box:
+ * blocks as compact as the tree allows (arities of 2, 4 or 8). */
+static void grid_blocks(const tm_tree *t, int v, const int *lo,
+			const int *hi, const int *dim, int *leaf_of)
+{
+	if (t->arity[v] == 0) {
+		leaf_of[lo[0] + dim[0] * (lo[1] + dim[1] * lo[2])] =
+			v - t->level_start[t->depth];
+		return;
+	}
+	int a = t->arity[v], parts = 1, l[8][3], h[8][3];
+
+	for (int k = 0; k < 3; k++) {
+		l[0][k] = lo[k];
+		h[0][k] = hi[k];
+	}
+	for (; parts < a; parts *= 2)
+		for (int p = parts - 1; p >= 0; p--) {
+			int k = 0;
+			for (int j = 1; j < 3; j++)
+				if (h[p][j] - l[p][j] > h[p][k] - l[p][k])
+					k = j;
+			for (int j = 0; j < 3; j++) {
+				l[2 * p][j] = l[2 * p + 1][j] = l[p][j];
+				h[2 * p][j] = h[2 * p + 1][j] = h[p][j];
+			}
+			h[2 * p][k] = l[2 * p + 1][k] = (l[p][k] + h[p][k]) / 2;
+		}
+	for (int c = 0; c < a; c++)
+		grid_blocks(t, t->first_child[v] + c, l[c], h[c], dim, leaf_of);
+}
+
+/* A 3D halo of 8 x 8 x 16 ranks beside an allreduce recorded between all
+ * pairs and a gather to rank 0, on 1,024 cores in five levels of four: the
+ * light pairs hid the grid from the partitioner (no periphery, no grid
+ * cut), and treematch stayed 5.5 % above the blocks. */
+static void halo_with_allreduce(void)
+{
+	int dim[3] = { 8, 8, 16 }, lo[3] = { 0, 0, 0 }, n = 1024;
+	tm_tree *t = regular(5, (int[]){ 4, 4, 4, 4, 4 });
+	double *w = malloc(sizeof(double) * (size_t)n * (size_t)n);
+	int *leaf_of = malloc(sizeof(int) * (size_t)n);
+
+	for (int x = 0; w && x < n * n; x++)
+		w[x] = x % n == 0 && x > 0 ? 24 : 8;
+	for (int z = 0; w && z < dim[2]; z++)
+		for (int y = 0; y < dim[1]; y++)
+			for (int x = 0; x < dim[0]; x++) {
+				int v = x + dim[0] * (y + dim[1] * z);
+				if (x + 1 < dim[0])
+					w[v * n + v + 1] += 10000;
+				if (y + 1 < dim[1])
+					w[v * n + v + dim[0]] += 10000;
+				if (z + 1 < dim[2])
+					w[v * n + v + dim[0] * dim[1]] += 10000;
+			}
+	tm_matrix *m = w ? dense_matrix(n, w) : NULL;
+	CHECK(t && m && leaf_of, "3D halo with an allreduce: built");
+	if (t && m && leaf_of) {
+		grid_blocks(t, 0, lo, dim, dim, leaf_of);
+		double blocks = tm_cost_tree(t, m, leaf_of);
+		CHECK(tm_map(TM_ALGO_TREEMATCH, t, m, leaf_of, NULL) == TM_OK &&
+		      valid_placement(t, leaf_of, n),
+		      "3D halo with an allreduce: placed");
+		double tm = tm_cost_tree(t, m, leaf_of);
+		CHECK(tm <= blocks * 1.001,
+		      "3D halo with an allreduce: as cheap as blocks "
+		      "(%g <= %g)", tm, blocks);
+	}
+	free(w);
+	free(leaf_of);
+	tm_matrix_free(m);
+	tm_tree_free(t);
+}
+
 static void deterministic(void)
 {
 	int arity[] = { 4, 4, 2 }, n = 32;
@@ -283,6 +359,7 @@ int main(void)
 	undersubscribed();
 	oversubscribed();
 	irregular();
+	halo_with_allreduce();
 	deterministic();
 	baselines();
 	return check_status();

@@ -14,6 +14,9 @@
  * first in the list below).  A placement that optimal.c proves optimal
  * ends the search: on patterns that nest like the tree, the bottom-up
  * grouping's answer spares the top-down partitioning and the refinement.
+ * Where light traffic between many pairs (an allreduce recorded between
+ * all of them, a gather to one rank) hides a stencil from the partitioner,
+ * the top-down path also runs on the heavy traffic alone (skeleton.c).
  *
  * Last, the rank order itself (packed, unrefined; with idle cores, the
  * ranks in order spread over the children) wins every tie: a placement
@@ -97,6 +100,13 @@ static int large_grid(const tm_tree *t, const tm_matrix *m)
 	return 2 * diameter >= 3 * log2n;
 }
 
+/* Partitioning without the light edges: only where they hid the shape. */
+static int light_edges(const tm_tree *t, const tm_matrix *m)
+{
+	(void)t;
+	return tm__skeleton_differs(m);
+}
+
 /* The chosen placement gives way to the ranks' own order
  * (tm__map_in_order: packed, or with idle cores the same spread over the
  * children as the spreading strategy) when that costs no more; the file's
@@ -129,6 +139,7 @@ static const struct strategy {
 	{ tm__map_top_down, always },
 	{ tm__map_top_down_spread, idle_leaves },
 	{ tm__map_top_down_multilevel, large_grid },
+	{ tm__map_top_down_skeleton, light_edges },
 	{ packed, always },
 };
 

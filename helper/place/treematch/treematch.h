@@ -42,6 +42,16 @@ tm_status tm__map_in_order(const tm_tree *t, const tm_matrix *m,
 tm_status tm__map_top_down_multilevel(const tm_tree *t, const tm_matrix *m,
 				      int *leaf_of, tm_error *err);
 
+/* tm__map_top_down on the matrix without the edges that are light for
+ * both of their ranks (see LIGHT_EDGE_RATIO), which hide a stencil's
+ * structure from the partitioner (skeleton.c). */
+tm_status tm__map_top_down_skeleton(const tm_tree *t, const tm_matrix *m,
+				    int *leaf_of, tm_error *err);
+
+/* Whether m has such light edges and they were shortcuts that hid the
+ * skeleton's shape (see SKELETON_STRETCH) (skeleton.c). */
+int tm__skeleton_differs(const tm_matrix *m);
+
 /* TreeMatch's GroupProcesses for one level (group.c): split p virtual
  * processes into p / k groups of k.  Processes m->n..p-1 are dummies that
  * communicate with nobody (ExtendComMatrix); p is a multiple of k.  Group g
