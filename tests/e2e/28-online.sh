@@ -6,11 +6,15 @@
 #     the affinity of each task, read from outside (/proc/PID/status) near
 #     the end of each phase, puts the talking pairs on one CPU (4 ranks on
 #     a node's 2 CPUs: more ranks than cores);
-#   - a stable program: the interval doubles up to its bound and stays;
-#   - MPI_Init_thread; a step cancelled mid-run; a task that never calls
-#     MPI; the application's own LD_PRELOAD; sbatch; auto=online; a nested
-#     step: results unchanged, no segment left in /dev/shm, the tasks and
-#     the mapper run as the user and root never loads the profiler.
+#   - a stable program: after one moving round the interval doubles up
+#     to its bound and stays;
+#   - two nodes, one mapper and one report each; srun -c 2 keeps 2 CPUs
+#     per rank;
+#   - MPI_Init_thread; a step cancelled mid-run; a rank killed; a task
+#     that never calls MPI; the application's own LD_PRELOAD; sbatch;
+#     auto=online; a nested step; the site's keys: results unchanged, no
+#     segment left in /dev/shm, the tasks and the mapper run as the user
+#     and root never loads the profiler.
 set -u
 # shellcheck source=tests/e2e/lib.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
