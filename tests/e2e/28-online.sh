@@ -90,22 +90,14 @@ check_eq "... and --comm-matrix-online's policy= wins over it" "$TM_OUT" \
 
 # ---- two phases, sampled from outside ---------------------------------------
 
-# cpus_of DIR RANK: rank RANK's allowed CPUs now, from /proc.
-cpus_of() {
-	local p
-	p=$(cat "$1/pid.$2" 2>/dev/null) &&
-		sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$p/status"
-}
+# cpus_of DIR RANK (a rank's allowed CPUs now, from /proc) and wait_file,
+# as the profiler's online tests read the phases program
+# shellcheck source=tests/profiler/online_lib.sh
+. "$top_srcdir/tests/profiler/online_lib.sh"
 
 # wait_phase DIR PHASE: until the program says it entered PHASE (60 s).
 wait_phase() {
-	local tries=1200
-	while [ "$tries" -gt 0 ]; do
-		[ "$(cat "$1/phase" 2>/dev/null)" = "$2" ] && return 0
-		sleep 0.05
-		tries=$((tries - 1))
-	done
-	return 1
+	wait_file "$1/phase" "$2" 60
 }
 
 # pairs_check WHAT DIR PHASE A B C D: A and B share one CPU, C and D

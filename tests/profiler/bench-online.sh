@@ -33,12 +33,8 @@ config() {
 	case $1 in
 	none) echo "TREEMATCH_BENCH=none" ;;
 	profiler) echo "LD_PRELOAD=$profiler_lib COMMPROF_OUTPUT=$work/b.json" ;;
-	online) echo "LD_PRELOAD=$profiler_lib TREEMATCH_ONLINE=1 TREEMATCH_ONLINE_REPORT=1 TREEMATCH_ONLINE_PARAMS=$params" ;;
+	online) online "TREEMATCH_ONLINE_PARAMS=$params" ;;
 	esac
-}
-
-median() {
-	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
 # ---- 1. instructions ------------------------------------------------------

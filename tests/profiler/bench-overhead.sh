@@ -30,10 +30,7 @@ one_run() {
 	's/.*, \([0-9.]*\) ns per message, fastest tenth \([0-9.]*\) ns.*/\1 \2/p'
 }
 
-# The median of a column of numbers, and the smallest.
-median() {
-	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
+# The smallest of a column of numbers (median: lib.sh).
 smallest() {
 	sort -n | head -n 1
 }

@@ -45,6 +45,11 @@ built() {
 	fi
 }
 
+# median: the median of a column of numbers on stdin (the benchmarks).
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
 # Prints the lines of a file as "# " comments, for diagnostics.
 show() {
 	sed 's/^/#   /' "$@"

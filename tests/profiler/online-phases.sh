@@ -49,14 +49,7 @@ run_phases() {
 		not_ok "$what: phase B never started"
 	fi
 	wait "$job"
-	status=$?
-	if [ $status -eq 0 ] && [ "$(grep -c ' 0 wrong$' "$dir/out")" -eq 4 ]
-	then
-		ok "$what: the program ran correctly"
-	else
-		not_ok "$what: the program ran correctly (status $status)"
-		show "$dir/out" "$dir/err"
-	fi
+	program_ok "$what" "$dir" 4 $?
 	report_ok "$what" "$dir/err"
 	if grep -q '^treematch online:.*\(off\|stopped\|not mapping\)' \
 		"$dir/err"; then

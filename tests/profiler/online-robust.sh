@@ -13,17 +13,6 @@ online_setup
 
 fast=interval=0.2,min=0.1,max=0.8
 
-# program_ok WHAT DIR NP STATUS: the phases program ran correctly.
-program_ok() {
-	if [ "$4" -eq 0 ] && [ "$(grep -c ' 0 wrong$' "$2/out")" -eq "$3" ]
-	then
-		ok "$1: the program ran correctly on $3 ranks"
-	else
-		not_ok "$1: the program ran correctly on $3 ranks (status $4)"
-		show "$2/out" "$2/err"
-	fi
-}
-
 # --- a rank killed with KILL in phase A ---------------------------------
 dir=$work/kill
 mkdir -p "$dir"

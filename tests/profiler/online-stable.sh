@@ -15,13 +15,7 @@ mkdir -p "$dir"
 launch 4 env $(online TREEMATCH_ONLINE_PARAMS=interval=0.1,min=0.1,max=0.8,slope=2 \
 	TREEMATCH_ONLINE_LOG="$dir/log") \
 	"$phases" "$dir" 2 4096 s >"$dir/out" 2>"$dir/err"
-status=$?
-if [ $status -eq 0 ] && [ "$(grep -c ' 0 wrong$' "$dir/out")" -eq 4 ]; then
-	ok "the stable program ran correctly"
-else
-	not_ok "the stable program ran correctly (status $status)"
-	show "$dir/out" "$dir/err"
-fi
+program_ok stable "$dir" 4 $?
 report_ok stable "$dir/err"
 show "$dir/log"
 

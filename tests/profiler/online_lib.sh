@@ -62,3 +62,14 @@ report_ok() {
 		show "$2"
 	fi
 }
+
+# program_ok WHAT DIR NP STATUS: the phases program ran correctly.
+program_ok() {
+	if [ "$4" -eq 0 ] && [ "$(grep -c ' 0 wrong$' "$2/out")" -eq "$3" ]
+	then
+		ok "$1: the program ran correctly on $3 ranks"
+	else
+		not_ok "$1: the program ran correctly on $3 ranks (status $4)"
+		show "$2/out" "$2/err"
+	fi
+}

@@ -27,17 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../unit/check.h"
 #include "online_segment.h"
-
-static int failures, checks;
-
-static void check(int cond, const char *what)
-{
-	checks++;
-	if (!cond)
-		failures++;
-	printf("%s - %s\n", cond ? "ok" : "not ok", what);
-}
 
 /* Crosses the 32-bit boundary at every add: a read mixing two values'
  * halves is not a multiple of it. */
@@ -96,28 +87,28 @@ static void test_names(void)
 	const char *why = "";
 	char long_name[300];
 
-	check(online_segment_name_ok("/treematch-online.1000.42.0"),
+	CHECK(online_segment_name_ok("/treematch-online.1000.42.0"),
 	      "a plugin's name is accepted");
-	check(!online_segment_name_ok("/treematch-online."),
+	CHECK(!online_segment_name_ok("/treematch-online."),
 	      "a name without a key is refused");
-	check(!online_segment_name_ok("/treematch-online.a/b"),
+	CHECK(!online_segment_name_ok("/treematch-online.a/b"),
 	      "a name with a slash is refused");
-	check(!online_segment_name_ok("/other.1"), "another prefix is refused");
+	CHECK(!online_segment_name_ok("/other.1"), "another prefix is refused");
 	memset(long_name, 'x', sizeof long_name);
 	memcpy(long_name, "/treematch-online.", 18);
 	long_name[ONLINE_NAME_MAX + 1] = '\0';
-	check(!online_segment_name_ok(long_name),
+	CHECK(!online_segment_name_ok(long_name),
 	      "a name over 200 characters is refused");
 	long_name[ONLINE_NAME_MAX] = '\0';
-	check(online_segment_name_ok(long_name),
+	CHECK(online_segment_name_ok(long_name),
 	      "a name of 200 characters is accepted");
-	check(online_segment_size(65536, 127, &slot, &why) != 0,
+	CHECK(online_segment_size(65536, 127, &slot, &why) != 0,
 	      "65536 ranks, 127 on the node fit the bound");
-	check(online_segment_size(65536, 128, &slot, &why) == 0,
+	CHECK(online_segment_size(65536, 128, &slot, &why) == 0,
 	      "65536 ranks, 128 on the node are refused");
-	check(online_segment_size(4, 5, &slot, &why) == 0,
+	CHECK(online_segment_size(4, 5, &slot, &why) == 0,
 	      "more local ranks than ranks are refused");
-	check(online_atomics_ok(), "64-bit atomics are lock-free here");
+	CHECK(online_atomics_ok(), "64-bit atomics are lock-free here");
 }
 
 static void test_refusals(const char *name)
@@ -138,19 +129,19 @@ static void test_refusals(const char *name)
 			perror("ftruncate");
 		close(fd);
 	}
-	check(online_segment_attach(&seg, name, WORLD, LOCAL, 0.1, why,
+	CHECK(online_segment_attach(&seg, name, WORLD, LOCAL, 0.1, why,
 				    sizeof why) == -1 &&
 	      strstr(why, "0644"), "attach refuses an object of mode 0644");
 	shm_unlink(name);
 	why[0] = '\0';
-	check(online_segment_attach(&seg, name, WORLD, LOCAL, 0.2, why,
+	CHECK(online_segment_attach(&seg, name, WORLD, LOCAL, 0.2, why,
 				    sizeof why) == 1,
 	      "attach gives up when nobody made the object");
 	/* the creator removes a leftover of ours and makes its own */
 	fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
 	if (fd >= 0)
 		close(fd);
-	check(online_segment_create(&seg, name, WORLD, LOCAL, why,
+	CHECK(online_segment_create(&seg, name, WORLD, LOCAL, why,
 				    sizeof why) == 0,
 	      "create replaces a leftover of ours");
 	online_segment_unlink(&seg);
@@ -178,9 +169,9 @@ int main(void)
 	test_refusals(name);
 
 	umask(0); /* the object must be 0600 all the same */
-	check(online_segment_create(&seg, name, WORLD, LOCAL, why,
+	CHECK(online_segment_create(&seg, name, WORLD, LOCAL, why,
 				    sizeof why) == 0, "local rank 0 creates");
-	check(stat(path, &st) == 0 && (st.st_mode & 07777) == 0600 &&
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0600 &&
 	      st.st_uid == getuid(), "the object is the user's, mode 0600");
 
 	child = fork();
@@ -214,25 +205,24 @@ int main(void)
 			(void)m;
 		}
 	}
-	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "the writer ran to the end");
 	printf("# %ld reads of counters being written\n", reads);
-	check(reads > 1000, "the reader read while the writer wrote");
-	check(torn == 0, "no read was torn (always a multiple of the step)");
-	check(backwards == 0, "counters never went backwards");
-	check(seen_ready && incomplete == 0,
+	CHECK(reads > 1000, "the reader read while the writer wrote");
+	CHECK(torn == 0, "no read was torn (always a multiple of the step)");
+	CHECK(backwards == 0, "counters never went backwards");
+	CHECK(seen_ready && incomplete == 0,
 	      "a slot seen READY has its fields complete");
-	check(atomic_load(&seg.header->registered) == 1,
+	CHECK(atomic_load(&seg.header->registered) == 1,
 	      "the writer counted itself in registered");
 	for (j = 0, v = 0; j < WORLD; j++)
 		v += atomic_load(&messages[j]);
-	check(v == WRITER_ADDS, "every message the writer counted is there");
+	CHECK(v == WRITER_ADDS, "every message the writer counted is there");
 	online_segment_unlink(&seg);
-	check(stat(path, &st) != 0 && errno == ENOENT,
+	CHECK(stat(path, &st) != 0 && errno == ENOENT,
 	      "after unlink the name is gone");
 	atomic_store(&bytes[0], 7);
-	check(atomic_load(&bytes[0]) == 7, "the mapping outlives the name");
+	CHECK(atomic_load(&bytes[0]) == 7, "the mapping outlives the name");
 	online_segment_close(&seg);
-	printf("# %d checks, %d failed\n", checks, failures);
-	return failures ? 1 : 0;
+	return check_status();
 }

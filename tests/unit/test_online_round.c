@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixtures.h"
 #include "online/online_internal.h"
 #include "tm_cost.h"
 #include "tm_online.h"
@@ -58,19 +59,6 @@ static int pairs_share_l2(const tm_tree *t, const int *leaf_of,
 	return 1;
 }
 
-static int distinct(const tm_tree *t, const int *leaf_of, int n)
-{
-	char seen[4096] = { 0 };
-
-	for (int r = 0; r < n; r++) {
-		if (leaf_of[r] < 0 || leaf_of[r] >= t->nleaves ||
-		    leaf_of[r] >= 4096 || seen[leaf_of[r]])
-			return 0;
-		seen[leaf_of[r]] = 1;
-	}
-	return 1;
-}
-
 static void check_two_phases(void)
 {
 	tm_tree *t = topology(NODE, NULL);
@@ -93,7 +81,7 @@ static void check_two_phases(void)
 
 	CHECK(tm_online_map_round(&p, t, ma, prev, now, &r, &err) == TM_OK,
 	      "phase A: a round runs");
-	CHECK(distinct(t, now, 8) && pairs_share_l2(t, now, a1, b1, 4),
+	CHECK(valid_placement(t, now, 8) && pairs_share_l2(t, now, a1, b1, 4),
 	      "phase A: pairs (0,1), (2,3), (4,5), (6,7) share an L2");
 	CHECK(r.changed && r.cost == 400 && r.previous_cost > r.cost,
 	      "phase A: changed, cost 400 (4 pairs x 100 x 1) from %g",
@@ -111,7 +99,7 @@ static void check_two_phases(void)
 
 	memcpy(prev, now, sizeof(prev));
 	CHECK(tm_online_map_round(&p, t, mb, prev, now, &r, &err) == TM_OK &&
-	      distinct(t, now, 8) && pairs_share_l2(t, now, a2, b2, 4),
+	      valid_placement(t, now, 8) && pairs_share_l2(t, now, a2, b2, 4),
 	      "phase B: pairs (0,2), (1,3), (4,6), (5,7) now share an L2");
 	CHECK(r.changed && r.moved > 0 && r.moved <= 4 && r.cost == 400,
 	      "phase B: ranks moved (%d, at most 4 needed), cost 400",
@@ -200,7 +188,7 @@ static void check_undersubscribed(void)
 	}
 	tm_online_params_default(&p);
 	CHECK(tm_online_map_round(&p, t, m, prev, now, &r, &err) == TM_OK &&
-	      r.changed && distinct(t, now, 4) &&
+	      r.changed && valid_placement(t, now, 4) &&
 	      pairs_share_l2(t, now, a, b, 2),
 	      "4 ranks on 8 cores: pairs end on an L2");
 	CHECK_INT(r.moved, 2, "... moving one rank of each pair only");
@@ -227,7 +215,7 @@ static void check_spread(void)
 	tm_online_params_default(&p);
 	p.policy = TM_ALGO_SPREAD;
 	CHECK(tm_online_map_round(&p, t, m, prev, now, &r, &err) == TM_OK &&
-	      distinct(t, now, 16), "spread maps a round");
+	      valid_placement(t, now, 16), "spread maps a round");
 	CHECK(tm_online_map_round(&p, t, m, now, again, &r, &err) == TM_OK &&
 	      !r.changed && memcmp(again, now, sizeof(now)) == 0,
 	      "spread, the same matrix again: nothing moves");
@@ -306,7 +294,7 @@ static void check_relabel(void)
 			fresh[r] = (prev[r] * 5 + 3) % nl;
 		memcpy(turned, fresh, sizeof(fresh));
 		if (tm__online_relabel(t, n, prev, turned, &err) != TM_OK ||
-		    !distinct(t, turned, n))
+		    !valid_placement(t, turned, n))
 			ok_depth = 0;
 		for (int x = 0; x < n && ok_depth; x++)
 			for (int y = x + 1; y < n; y++)
@@ -333,7 +321,7 @@ static void check_relabel(void)
 			fresh[r] = (prev[r] + 1 + trial) % n;
 		memcpy(turned, fresh, sizeof(fresh));
 		if (tm__online_relabel(irr, n, prev, turned, &err) != TM_OK ||
-		    !distinct(irr, turned, n))
+		    !valid_placement(irr, turned, n))
 			ok_irr = 0;
 		for (int x = 0; x < n && ok_irr; x++)
 			for (int y = x + 1; y < n; y++)
@@ -389,7 +377,7 @@ static void check_relabel(void)
 		}
 		double before = m ? tm_cost_tree(t, m, fresh) : -1;
 		if (!m || tm__online_regroup(t, m, prev, fresh, &err) != TM_OK ||
-		    !distinct(t, fresh, nr) ||
+		    !valid_placement(t, fresh, nr) ||
 		    tm_cost_tree(t, m, fresh) > before * (1 + 1e-12))
 			ok_cost = 0;
 		tm_matrix_free(m);
