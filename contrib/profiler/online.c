@@ -30,11 +30,6 @@ static struct {
 	struct online_mapper *mapper;
 } online;
 
-bool commprof_online_requested(void)
-{
-	return online.requested;
-}
-
 bool commprof_online_setup(void)
 {
 	struct online_slot *slot;
@@ -45,14 +40,17 @@ bool commprof_online_setup(void)
 	online.requested = online_requested();
 	if (!online.requested)
 		return false;
-	/* read even when the rest fails: whether to save is collective */
-	online.params_ok = online_params_read(&online.params, true);
+	/* read before anything can fail: whether to save is collective */
+	online.params_ok = online_params_read(&online.params);
+	if (!online.params_ok)
+		return false;
 	if (!online_atomics_ok()) {
 		fprintf(stderr, ONLINE_PREFIX "64-bit atomics are not "
 			"lock-free here: online mode off\n");
 		return false;
 	}
-	if (!online_config_read(&online.cfg, commprof.world_size))
+	if (!online_config_read(&online.cfg, &online.params,
+				commprof.world_size))
 		return false;
 	if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) {
 		fprintf(stderr, ONLINE_PREFIX "rank %d: sched_getaffinity "

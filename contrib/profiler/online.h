@@ -46,12 +46,13 @@ bool online_requested(void);
  * when it does not parse.  Every rank reads the same text, so every rank
  * reaches the same answer: the collective save at MPI_Finalize relies on
  * it. */
-bool online_params_read(tm_online_params *p, bool quiet);
+bool online_params_read(tm_online_params *p);
 
-/* The whole configuration of this task; false (one line printed on
- * stderr) when something is missing or wrong: online mode is then off
- * for this task. */
-bool online_config_read(struct online_config *c, int world_size);
+/* The rest of this task's configuration, with the parameters read
+ * already; false (one line printed on stderr) when something is missing
+ * or wrong: online mode is then off for this task. */
+bool online_config_read(struct online_config *c,
+			const tm_online_params *params, int world_size);
 
 /* ---- online_tree.c: the node's tree and the CPUs of its leaves ------ */
 

@@ -25,7 +25,7 @@ bool online_requested(void)
 	return v && strcmp(v, "1") == 0;
 }
 
-bool online_params_read(tm_online_params *p, bool quiet)
+bool online_params_read(tm_online_params *p)
 {
 	const char *spec = getenv("TREEMATCH_ONLINE_PARAMS");
 	tm_error err = { 0 };
@@ -36,9 +36,7 @@ bool online_params_read(tm_online_params *p, bool quiet)
 	if (tm_online_params_parse(spec, "TREEMATCH_ONLINE_PARAMS", p, &err)
 	    == TM_OK)
 		return true;
-	if (!quiet)
-		fprintf(stderr, ONLINE_PREFIX "%s; online mode off\n",
-			err.text);
+	fprintf(stderr, ONLINE_PREFIX "%s; online mode off\n", err.text);
 	return false;
 }
 
@@ -170,13 +168,14 @@ static void read_node(struct online_config *c)
 	c->node[sizeof c->node - 1] = '\0';
 }
 
-bool online_config_read(struct online_config *c, int world_size)
+bool online_config_read(struct online_config *c,
+			const tm_online_params *params, int world_size)
 {
 	const char *v;
 
 	memset(c, 0, sizeof *c);
-	if (!online_params_read(&c->params, false) ||
-	    !read_local(c, world_size) || !read_segment(c))
+	c->params = *params;
+	if (!read_local(c, world_size) || !read_segment(c))
 		return false;
 	v = getenv("TREEMATCH_ONLINE_CPUS_PER_TASK");
 	if (v && !parse_int(v, 1, CPU_SETSIZE, &c->cpus_per_task)) {

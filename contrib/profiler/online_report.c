@@ -12,32 +12,25 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "tm_topology.h"
 
 #include "online.h"
 
 void online_cpulist(const cpu_set_t *s, char *buf, size_t size)
 {
-	size_t used = 0;
-	int cpu, end;
+	int cpus[CPU_SETSIZE], n = 0, cpu;
 
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, s))
+			cpus[n++] = cpu;
+	/* the engine's writer of the same "0-3,8" lists */
 	if (size)
-		buf[0] = '\0';
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, s))
-			continue;
-		for (end = cpu; end + 1 < CPU_SETSIZE &&
-			 CPU_ISSET(end + 1, s); end++)
-			;
-		if (used < size)
-			used += (size_t)snprintf(buf + used, size - used,
-				"%s%d", used ? "," : "", cpu);
-		if (end > cpu && used < size)
-			used += (size_t)snprintf(buf + used, size - used,
-				"-%d", end);
-		cpu = end;
-	}
+		tm_cpulist_format(buf, size > INT_MAX ? INT_MAX : (int)size,
+				  cpus, n);
 }
 
 /* Appends to a growing line; false when out of memory. */
