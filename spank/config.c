@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "tm_map.h"
-#include "tm_online.h"
 #include "tm_spank.h"
 
 #ifndef TM_HELPER_PATH
@@ -125,17 +124,15 @@ static const char *set_key(site_config *cfg, const char *key, const char *v)
 		static char why[TM_ERROR_TEXT_MAX + 32];
 
 		tm_online_params_default(&p);
-		if (strlen(v) >= sizeof(cfg->online) ||
-		    tm_online_params_parse(v, "online=", &p, &err) != TM_OK) {
+		if (tm_online_params_parse(v, "online=", &p, &err) != TM_OK) {
 			/* "online=: slope=1: expected ...": the key inside */
 			const char *e = err.text;
 			if (!strncmp(e, "online=: ", 9))
 				e += 9;
-			snprintf(why, sizeof(why), "online parameters (%s)",
-				 *e ? e : "at most 2046 characters");
+			snprintf(why, sizeof(why), "online parameters (%s)", e);
 			return why;
 		}
-		snprintf(cfg->online, sizeof(cfg->online), "%s", v);
+		cfg->online = p;
 		return NULL;
 	}
 	/* "key=" is the default written out, as in plugstack.conf.example */
@@ -193,6 +190,7 @@ void config_parse(site_config *cfg, int ac, char **av)
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(cfg->helper, sizeof(cfg->helper), "%s", TM_HELPER_PATH);
 	snprintf(cfg->profiler, sizeof(cfg->profiler), "%s", TM_PROFILER_PATH);
+	tm_online_params_default(&cfg->online);
 	cfg->timeout = DEFAULT_TIMEOUT;
 	cfg->max_size = DEFAULT_MAX_SIZE;
 	cfg->nodes = 1;

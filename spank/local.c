@@ -212,33 +212,32 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 	if (chosen.asked && chosen.online && !chosen.problem[0]) {
 		use = 1;
 	} else if (chosen.asked) {
+		/* init_post_opt said what it found; what only the step's size
+		 * shows is said here */
+		int found = 0;
+		uint32_t cpt = 0;
+
 		if (!chosen.problem[0] && (uint32_t)chosen.size != ntasks) {
 			snprintf(chosen.problem, sizeof(chosen.problem),
 				 "%.512s: \"size\" is %d, but the step has %u tasks",
 				 chosen.path, chosen.size, ntasks);
-			report_problem(cfg, chosen.problem);
+			found = 1;
+		} else if (!chosen.problem[0] && user_opt.topology &&
+			   !cfg->topology[0]) {
+			if (spank_get_item(sp, S_STEP_CPUS_PER_TASK, &cpt) !=
+			    ESPANK_SUCCESS)
+				cpt = 1;
+			found = topology_too_big(user_opt.topology, ntasks, cpt,
+						 chosen.problem,
+						 sizeof(chosen.problem));
 		}
+		if (found)
+			report_problem(cfg, chosen.problem);
 		if (chosen.problem[0]) {
 			unset_all_variables();
 			setenv(cfg->fail ? ENV_ABORT : ENV_FALLBACK,
 			       chosen.problem, 1);
 			return cfg->fail ? -1 : 0;
-		}
-		if (user_opt.topology && !cfg->topology[0]) {
-			uint32_t cpt = 0;
-
-			if (spank_get_item(sp, S_STEP_CPUS_PER_TASK, &cpt) !=
-			    ESPANK_SUCCESS)
-				cpt = 1;
-			if (topology_too_big(user_opt.topology, ntasks, cpt,
-					     chosen.problem,
-					     sizeof(chosen.problem))) {
-				report_problem(cfg, chosen.problem);
-				unset_all_variables();
-				setenv(cfg->fail ? ENV_ABORT : ENV_FALLBACK,
-				       chosen.problem, 1);
-				return cfg->fail ? -1 : 0;
-			}
 		}
 		use = 1;
 	} else if (!cfg->error[0]) {

@@ -52,13 +52,9 @@ int online_params(const site_config *cfg, const char *policy,
 		  const char *spec, const char *what, char *out, size_t size,
 		  char *why, size_t wl)
 {
-	tm_online_params p;
+	tm_online_params p = cfg->online; /* the defaults, the site's */
 	tm_error err = { 0 };
 
-	tm_online_params_default(&p);
-	if (cfg->online[0] &&
-	    tm_online_params_parse(cfg->online, "online=", &p, &err) != TM_OK)
-		goto bad;
 	/* --comm-matrix-algorithm says which policy the user wants; a
 	 * policy= of --comm-matrix-online, more specific, still wins */
 	if (policy) {

@@ -137,6 +137,11 @@ static struct spank_option options[] = {
 	SPANK_OPTIONS_TABLE_END
 };
 
+const struct spank_option *options_table(void)
+{
+	return options;
+}
+
 int options_register(spank_t sp, const site_config *cfg)
 {
 	site = cfg;

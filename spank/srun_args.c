@@ -11,23 +11,48 @@
 #include <config.h>
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "srun_args.h"
+#include "tm_spank.h"
 
 static const char *const long_options[] = {
 #include "srun_options.inc"
-	/* this plugin's own */
-	"comm-matrix:R",
-	"comm-matrix-algorithm:R",
-	"comm-matrix-keep-layout:N",
-	"comm-matrix-online:R",
-	"comm-matrix-report:N",
-	"comm-matrix-svg:N",
-	"comm-matrix-topology:R",
 	NULL
 };
+
+/* This plugin's own options, in the same form, from the table srun was
+ * given (options.c), so that a new option is never "unknown" here. */
+enum { OWN_MAX = 32 };
+static char own_options[OWN_MAX][48];
+
+static const char *own_option(int i)
+{
+	const struct spank_option *o = options_table();
+
+	for (int k = 0; k < i && k < OWN_MAX; k++)
+		if (!o[k].name)
+			return NULL; /* past the table's end */
+	if (i >= OWN_MAX || !o[i].name)
+		return NULL;
+	if (!own_options[i][0])
+		snprintf(own_options[i], sizeof(own_options[i]), "%s:%c",
+			 o[i].name, o[i].has_arg ? 'R' : 'N');
+	return own_options[i];
+}
+
+/* Entry i of srun's options followed by the plugin's, NULL past the end. */
+static const char *option_entry(int i)
+{
+	static int nsrun = -1;
+
+	if (nsrun < 0)
+		for (nsrun = 0; long_options[nsrun]; nsrun++)
+			;
+	return i < nsrun ? long_options[i] : own_option(i - nsrun);
+}
 
 /* srun 22.05's short options by the argument they take. */
 static const char short_with_arg[] = "ABCDFGJLMNSTWbcdeimnopqrtwx";
@@ -40,15 +65,16 @@ static const char *find_long(const char *name, size_t len)
 	const char *hit = NULL;
 	int hits = 0;
 
-	for (int i = 0; long_options[i]; i++) {
-		size_t l = (size_t)(strchr(long_options[i], ':') -
-				    long_options[i]);
+	const char *e;
 
-		if (strncmp(long_options[i], name, len) != 0)
+	for (int i = 0; (e = option_entry(i)) != NULL; i++) {
+		size_t l = (size_t)(strchr(e, ':') - e);
+
+		if (strncmp(e, name, len) != 0)
 			continue;
 		if (l == len)
-			return long_options[i];
-		hit = long_options[i];
+			return e;
+		hit = e;
 		hits++;
 	}
 	return hits == 1 ? hit : NULL;

@@ -21,6 +21,8 @@
 
 #include <slurm/spank.h>
 
+#include "tm_online.h"
+
 #define PLUGIN "treematch"
 
 /* Variables of the job's environment through which srun/sbatch talk to
@@ -55,8 +57,8 @@ typedef struct site_config {
 	int auto_matrix;                /* auto=yes or auto=online */
 	int auto_online;                /* auto=online: steps without a
 					 * matrix of their own go online */
-	char online[ONLINE_TEXT_MAX];   /* online=SPEC, canonical; "" = the
-					 * defaults of tm_online.h */
+	tm_online_params online;        /* online=SPEC over tm_online.h's
+					 * defaults */
 	char profiler[PATH_TEXT_MAX];   /* profiler=PATH: libcommprof.so */
 	char topology[TEXT_MAX];        /* topology=..., "" = the real one */
 	long long max_size;             /* max_size=BYTES of a matrix file */
@@ -87,6 +89,9 @@ typedef struct user_options {
 
 extern user_options user_opt;
 int options_register(spank_t sp, const site_config *cfg);
+/* The plugin's options, ended by an entry without a name (srun_args.c
+ * reads srun's command line with them). */
+const struct spank_option *options_table(void);
 
 /* ---- srun / sbatch / salloc (local.c) ----------------------------- */
 int local_check_options(const site_config *cfg);         /* init_post_opt */
