@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "online/online_internal.h"
+#include "place/cost_internal.h"
 
 typedef struct slot {
 	int shape, node;
@@ -49,15 +50,13 @@ typedef struct ctx {
 	char *in_swap;  /* per rank */
 	int *ranks;     /* per rank: scratch of an exchange */
 	int *cand;      /* per rank: candidate nodes of an exchange */
+	int *anc;       /* tm__leaf_ancestors */
 } ctx;
 
-static int ancestor(const tm_tree *t, int leaf, int d)
+/* Leaf's ancestor at depth d, from the cost module's table. */
+static int ancestor(const ctx *c, int leaf, int d)
 {
-	int u = t->level_start[t->depth] + leaf;
-
-	for (int x = t->depth; x > d; x--)
-		u = t->parent[u];
-	return u;
+	return c->anc[d * c->t->nleaves + leaf];
 }
 
 /* leafmap of the leaves below u and h: an isomorphism between the two
@@ -100,7 +99,7 @@ static int agree(const ctx *c, int v, int w, int d)
 	tm_tree_leaf_range(c->t, v, &first, &end);
 	for (int l = first; l < end; l++) {
 		int r = c->rank_at[l];
-		n += r >= 0 && ancestor(c->t, c->previous[r], d) == w;
+		n += r >= 0 && ancestor(c, c->previous[r], d) == w;
 	}
 	return n;
 }
@@ -131,10 +130,9 @@ static double delta_cost(ctx *c, int u, int h)
 				if (c->in_swap[y])
 					continue;
 				int py = c->leaf_of[y];
-				int before = tm_tree_lca_depth(t, l, py);
-				int after = tm_tree_lca_depth(t, c->leafmap[l], py);
-				delta += m->weight[e] * (t->level_cost[after] -
-							 t->level_cost[before]);
+				delta += m->weight[e] *
+					 (tm__pair_cost(t, c->anc, c->leafmap[l], py) -
+					  tm__pair_cost(t, c->anc, l, py));
 			}
 		}
 	for (int s = 0; s < 2; s++)
@@ -175,7 +173,7 @@ static int best_exchange(ctx *c, int u, int d)
 		int r = c->rank_at[l];
 		if (r < 0)
 			continue;
-		int w = ancestor(c->t, c->previous[r], d);
+		int w = ancestor(c, c->previous[r], d);
 		if (c->count[w]++ == 0)
 			c->cand[ncand++] = w;
 	}
@@ -237,9 +235,10 @@ tm_status tm__online_regroup(const tm_tree *t, const tm_matrix *m,
 	c.in_swap = calloc((size_t)m->n, 1);
 	c.ranks = malloc((size_t)m->n * sizeof(int));
 	c.cand = malloc((size_t)m->n * sizeof(int));
+	c.anc = tm__leaf_ancestors(t);
 	if (!sig || !cur || !c.shape || !c.rank_at || !c.count ||
 	    !c.leafmap || !c.queue || !c.sa || !c.sb || !c.in_swap ||
-	    !c.ranks || !c.cand) {
+	    !c.ranks || !c.cand || !c.anc) {
 		status = tm_error_nomem(err);
 		goto out;
 	}
@@ -265,5 +264,6 @@ out:
 	free(c.in_swap);
 	free(c.ranks);
 	free(c.cand);
+	free(c.anc);
 	return status;
 }

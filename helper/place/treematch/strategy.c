@@ -116,9 +116,8 @@ static int light_edges(const tm_tree *t, const tm_matrix *m)
  * on the order of the terms. */
 static tm_status keep_rank_order_on_tie(const tm_tree *t,
 					const tm_matrix *m, int *leaf_of,
-					tm_error *err)
+					double chosen, tm_error *err)
 {
-	double chosen = tm_cost_tree(t, m, leaf_of);
 	int *order = malloc(sizeof(int) * ((size_t)m->n + 1));
 	tm_status st;
 
@@ -165,10 +164,10 @@ tm_status tm__place_treematch(const tm_tree *t, const tm_matrix *m,
 		if (st == TM_OK)
 			st = tm_placement_is_optimal(t, m, placed[s], &optimal,
 						     err);
+		if (st == TM_OK)
+			cost[s] = tm_cost_tree(t, m, placed[s]);
 		if (st == TM_OK && optimal)
 			chosen = s;
-		else if (st == TM_OK)
-			cost[s] = tm_cost_tree(t, m, placed[s]);
 	}
 	double first = 0;
 	int have = 0;
@@ -192,7 +191,7 @@ tm_status tm__place_treematch(const tm_tree *t, const tm_matrix *m,
 	if (st == TM_OK)
 		memcpy(leaf_of, placed[chosen], sizeof(int) * (size_t)m->n);
 	if (st == TM_OK)
-		st = keep_rank_order_on_tie(t, m, leaf_of, err);
+		st = keep_rank_order_on_tie(t, m, leaf_of, cost[chosen], err);
 	for (int s = 0; s < N; s++)
 		free(placed[s]);
 	return st;
