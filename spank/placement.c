@@ -22,6 +22,7 @@
 
 #include "placement.h"
 #include "tm_placement.h"
+#include "tm_slurm_cores.h"
 #include "tm_spank.h"
 
 void placement_free(placement *p)
@@ -53,13 +54,11 @@ int placement_step_cpus(const char *cores, char *cpus, size_t cpus_size,
 			char *why, size_t whylen)
 {
 	hwloc_topology_t topo;
-	hwloc_bitmap_t list = hwloc_bitmap_alloc(), set = hwloc_bitmap_alloc();
-	hwloc_obj_type_t type = HWLOC_OBJ_CORE;
-	int rc = -1, c, ncores;
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	int rc = -1, ncores;
 
-	if (!list || !set || hwloc_topology_init(&topo) != 0) {
+	if (!set || hwloc_topology_init(&topo) != 0) {
 		snprintf(why, whylen, "out of memory");
-		hwloc_bitmap_free(list);
 		hwloc_bitmap_free(set);
 		return -1;
 	}
@@ -77,25 +76,16 @@ int placement_step_cpus(const char *cores, char *cpus, size_t cpus_size,
 		snprintf(why, whylen, "cannot read this node's topology");
 		goto out;
 	}
-	if ((ncores = hwloc_get_nbobjs_by_type(topo, type)) <= 0) {
-		type = HWLOC_OBJ_PU; /* no core objects: a PU is a core */
-		ncores = hwloc_get_nbobjs_by_type(topo, type);
-	}
-	/* Slurm's list, bounded (no "4-", which hwloc reads as endless) */
-	if (!cores || strspn(cores, "0123456789,-") != strlen(cores) ||
-	    strstr(cores, "--") || cores[strlen(cores) - 1] == '-' ||
-	    hwloc_bitmap_list_sscanf(list, cores) != 0 ||
-	    hwloc_bitmap_iszero(list) || hwloc_bitmap_last(list) >= ncores) {
+	/* Slurm's list, bounded (no "4-", which hwloc reads as endless),
+	 * read as the helper reads --slurm-cores */
+	if (tm_slurm_cores_cpuset(topo, cores, set, &ncores) != 0 ||
+	    strspn(cores, "0123456789,-") != strlen(cores) ||
+	    strstr(cores, "--") || cores[strlen(cores) - 1] == '-') {
 		snprintf(why, whylen, "Slurm's core list for the step (%.200s) "
 			 "does not fit this node's %d cores", cores ? cores : "",
 			 ncores);
 		goto out;
 	}
-	hwloc_bitmap_foreach_begin(c, list) {
-		hwloc_obj_t obj = hwloc_get_obj_by_type(topo, type, (unsigned)c);
-		if (obj && obj->cpuset)
-			hwloc_bitmap_or(set, set, obj->cpuset);
-	} hwloc_bitmap_foreach_end();
 	if (hwloc_bitmap_iszero(set) ||
 	    hwloc_bitmap_list_snprintf(cpus, cpus_size, set) >= (int)cpus_size) {
 		snprintf(why, whylen, "Slurm's core list for the step (%.200s) "
@@ -105,7 +95,6 @@ int placement_step_cpus(const char *cores, char *cpus, size_t cpus_size,
 	rc = 0;
 out:
 	hwloc_topology_destroy(topo);
-	hwloc_bitmap_free(list);
 	hwloc_bitmap_free(set);
 	return rc;
 }

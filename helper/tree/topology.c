@@ -18,6 +18,7 @@
 #include <hwloc.h>
 
 #include "tree/topology_internal.h"
+#include "tm_slurm_cores.h"
 #include "util/grow.h"
 
 /* ------------------------------------------------------------------ */
@@ -188,35 +189,20 @@ static tm_status parse_restriction(const char *spec, const char *cpus,
 static tm_status parse_core_restriction(hwloc_topology_t topo, const char *list,
 					hwloc_bitmap_t wanted, tm_error *err)
 {
-	hwloc_bitmap_t cores = hwloc_bitmap_alloc();
-	hwloc_obj_type_t type = HWLOC_OBJ_CORE;
-	int ncores = hwloc_get_nbobjs_by_type(topo, type), c;
-	tm_status st = TM_OK;
+	int ncores;
 
-	if (ncores <= 0) { /* no core objects: a PU is a core */
-		type = HWLOC_OBJ_PU;
-		ncores = hwloc_get_nbobjs_by_type(topo, type);
+	switch (tm_slurm_cores_cpuset(topo, list, wanted, &ncores)) {
+	case 0:
+		return TM_OK;
+	case -2:
+		return tm_error_set(err, TM_ERR_TOPOLOGY, "--slurm-cores %s: the "
+				    "topology has %d cores (0-%d): Slurm's node "
+				    "description and the hardware differ", list,
+				    ncores, ncores - 1);
+	default:
+		return tm_error_set(err, TM_ERR_USAGE, "--slurm-cores %s: expected "
+				    "a list of core numbers such as 0-3,8", list);
 	}
-	if (!cores)
-		return tm_error_nomem(err);
-	if (hwloc_bitmap_list_sscanf(cores, list) != 0 ||
-	    hwloc_bitmap_weight(cores) <= 0) {
-		st = tm_error_set(err, TM_ERR_USAGE, "--slurm-cores %s: expected "
-				  "a list of core numbers such as 0-3,8", list);
-	} else if (hwloc_bitmap_last(cores) >= ncores) {
-		st = tm_error_set(err, TM_ERR_TOPOLOGY, "--slurm-cores %s: the "
-				  "topology has %d cores (0-%d): Slurm's node "
-				  "description and the hardware differ", list,
-				  ncores, ncores - 1);
-	} else {
-		hwloc_bitmap_foreach_begin(c, cores) {
-			hwloc_obj_t core = hwloc_get_obj_by_type(topo, type,
-								 (unsigned)c);
-			hwloc_bitmap_or(wanted, wanted, core->cpuset);
-		} hwloc_bitmap_foreach_end();
-	}
-	hwloc_bitmap_free(cores);
-	return st;
 }
 
 /* allowed = the topology's PUs that this process may use, within the
