@@ -327,7 +327,8 @@ out:
 		close(switches);
 }
 
-void jobwide_option(const site_config *cfg, const char *matrix_arg)
+void jobwide_option(const site_config *cfg, const char *matrix_arg,
+		    const struct spank_option *own)
 {
 	static char cmdline[CMDLINE_MAX];
 	char *argv[MAX_ARGV];
@@ -344,7 +345,7 @@ void jobwide_option(const site_config *cfg, const char *matrix_arg)
 		return;
 	int argc = srun_args_read_self(cmdline, sizeof(cmdline), argv,
 				       MAX_ARGV);
-	if (argc < 0 || srun_args_scan(argc, argv, &args) < 0) {
+	if (argc < 0 || srun_args_scan(argc, argv, own, &args) < 0) {
 		not_placed("srun option %s is not known to the plugin",
 			   args.unknown[0] ? args.unknown : "(unreadable)");
 		return;

@@ -31,6 +31,8 @@ enum { OPT_MATRIX, OPT_REPORT, OPT_TOPOLOGY, OPT_ALGORITHM,
        OPT_KEEP_LAYOUT, OPT_SVG, OPT_ONLINE };
 
 static const site_config *site;
+/* the table below, for reading srun's command line (srun_args.c) */
+static const struct spank_option *table;
 
 static int option_cb(int val, const char *optarg, int remote)
 {
@@ -57,7 +59,7 @@ static int option_cb(int val, const char *optarg, int remote)
 			return -1;
 		/* online: no matrix yet, nothing to place the ranks by */
 		if (site && !online_asked(optarg))
-			jobwide_option(site, optarg);
+			jobwide_option(site, optarg, table);
 		return 0;
 	case OPT_KEEP_LAYOUT:
 		user_opt.keep_layout = 1;
@@ -137,14 +139,10 @@ static struct spank_option options[] = {
 	SPANK_OPTIONS_TABLE_END
 };
 
-const struct spank_option *options_table(void)
-{
-	return options;
-}
-
 int options_register(spank_t sp, const site_config *cfg)
 {
 	site = cfg;
+	table = options;
 	for (struct spank_option *o = options; o->name; o++) {
 		spank_err_t rc = spank_option_register(sp, o);
 

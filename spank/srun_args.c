@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "srun_args.h"
-#include "tm_spank.h"
 
 static const char *const long_options[] = {
 #include "srun_options.inc"
@@ -24,22 +23,22 @@ static const char *const long_options[] = {
 };
 
 /* This plugin's own options, in the same form, from the table srun was
- * given (options.c), so that a new option is never "unknown" here. */
+ * given (options.c, passed in), so that a new option is never "unknown"
+ * here. */
 enum { OWN_MAX = 32 };
 static char own_options[OWN_MAX][48];
+static const struct spank_option *own_table;
 
 static const char *own_option(int i)
 {
-	const struct spank_option *o = options_table();
-
 	for (int k = 0; k < i && k < OWN_MAX; k++)
-		if (!o[k].name)
+		if (!own_table[k].name)
 			return NULL; /* past the table's end */
-	if (i >= OWN_MAX || !o[i].name)
+	if (i >= OWN_MAX || !own_table[i].name)
 		return NULL;
 	if (!own_options[i][0])
 		snprintf(own_options[i], sizeof(own_options[i]), "%s:%c",
-			 o[i].name, o[i].has_arg ? 'R' : 'N');
+			 own_table[i].name, own_table[i].has_arg ? 'R' : 'N');
 	return own_options[i];
 }
 
@@ -126,10 +125,12 @@ static int unknown(srun_args *a, const char *word)
 	return -1;
 }
 
-int srun_args_scan(int argc, char **argv, srun_args *a)
+int srun_args_scan(int argc, char **argv, const struct spank_option *own,
+		   srun_args *a)
 {
 	int i;
 
+	own_table = own;
 	memset(a, 0, sizeof(*a));
 	for (i = 1; i < argc; i++) {
 		char *w = argv[i];

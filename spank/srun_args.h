@@ -3,6 +3,8 @@
 #ifndef TM_SRUN_ARGS_H
 #define TM_SRUN_ARGS_H
 
+#include <slurm/spank.h>
+
 /* The options of srun's command line that decide which node a task runs
  * on; NULL when absent.  A SPANK option callback runs while srun parses
  * its options, so the options written after --comm-matrix are not known
@@ -18,10 +20,12 @@ typedef struct srun_args {
 	char unknown[64]; /* an option not known here: nothing is trusted */
 } srun_args;
 
-/* Scan argv[1..argc-1] (argv[0] is srun); 0, or -1 when the line cannot
- * be read (an unknown option, named in a->unknown).  The strings point
- * into argv. */
-int srun_args_scan(int argc, char **argv, srun_args *a);
+/* Scan argv[1..argc-1] (argv[0] is srun), knowing srun's options and
+ * own, the plugin's (ended by an entry without a name); 0, or -1 when the
+ * line cannot be read (an unknown option, named in a->unknown).  The
+ * strings point into argv. */
+int srun_args_scan(int argc, char **argv, const struct spank_option *own,
+		   srun_args *a);
 
 /* srun's argv from /proc/self/cmdline into buf; the count, or -1. */
 int srun_args_read_self(char *buf, int size, char **argv, int max);

@@ -89,9 +89,7 @@ typedef struct user_options {
 
 extern user_options user_opt;
 int options_register(spank_t sp, const site_config *cfg);
-/* The plugin's options, ended by an entry without a name (srun_args.c
- * reads srun's command line with them). */
-const struct spank_option *options_table(void);
+
 
 /* ---- srun / sbatch / salloc (local.c) ----------------------------- */
 int local_check_options(const site_config *cfg);         /* init_post_opt */
@@ -113,8 +111,10 @@ int matrix_file_trusted(const site_config *cfg, const char *path,
 			uid_t user, char *problem, size_t plen);
 
 /* ---- srun: which node each rank runs on (jobwide.c) ---------------- */
-/* In the --comm-matrix option callback: export a hostfile or say why. */
-void jobwide_option(const site_config *cfg, const char *matrix_arg);
+/* In the --comm-matrix option callback: export a hostfile or say why;
+ * own: the plugin's options, for reading srun's command line. */
+void jobwide_option(const site_config *cfg, const char *matrix_arg,
+		    const struct spank_option *own);
 /* Withdraw SLURM_HOSTFILE once srun has read it; the one-line report. */
 void jobwide_post_opt(const site_config *cfg);
 /* Clear another decision (--comm-matrix-keep-layout from #SBATCH). */
