@@ -7,11 +7,23 @@
 #
 # BUILDDIR (default: the current directory) is a configured build tree of
 # this project: its sources (`make distdir`) are configured again for
-# Debian's paths (--prefix=/usr, Slurm's plugin directory
-# /usr/lib/MULTIARCH/slurm-wlm), built with dpkg-buildflags and installed
-# into a staging tree (`make install DESTDIR=`), which becomes
-# OUTDIR/slurm-treematch_VERSION_ARCH.deb (default OUTDIR: BUILDDIR).  The
-# last line printed is the package's path.  BUILDDIR itself is not changed.
+# Debian's paths (--prefix=/usr, the plugin in Slurm's plugin directory)
+# and for the Slurm BUILDDIR was configured with (--with-slurm), built with
+# dpkg-buildflags and installed into a staging tree (`make install
+# DESTDIR=`), which becomes OUTDIR/slurm-treematch_VERSION+slurmSERIES_ARCH.deb
+# (default OUTDIR: BUILDDIR): one package per Slurm release, since Slurm
+# loads no plugin built for another.  The last line printed is the
+# package's path.  BUILDDIR itself is not changed.
+#
+# The Slurm decides the plugin's directory and the dependencies:
+#   Debian's (libslurm-dev owns spank.h): /usr/lib/MULTIARCH/slurm-wlm,
+#     Depends slurm-client or slurmd of that series, Breaks the next;
+#   SchedMD's packages (slurm-smd-dev): /usr/lib/MULTIARCH/slurm, Depends
+#     slurm-smd of that series only;
+#   one built from source (no package owns spank.h): the plugin in
+#     /usr/lib/MULTIARCH/slurm-treematch beside the profiler, no Slurm
+#     dependency dpkg could check; the version and the description name
+#     the release and its prefix.
 #
 # Needs gcc, make, dpkg-dev (dpkg-architecture, dpkg-shlibdeps,
 # dpkg-buildflags: without them the host's multiarch comes from gcc and the
@@ -43,7 +55,37 @@ arch=$(dpkg-architecture -qDEB_HOST_ARCH 2>/dev/null ||
 	dpkg --print-architecture)
 version=$(sed -n 's/^PACKAGE_VERSION = //p' "$build/Makefile")
 libdir=/usr/lib/$multiarch
-plugindir=$libdir/slurm-wlm
+
+# The Slurm this build tree was configured with, and who installed it.
+with_slurm=$("$build/config.status" --config | tr ' ' '\n' |
+	sed -n "s/^'\{0,1\}--with-slurm=\([^']*\)'\{0,1\}\$/\1/p")
+release=$(sed -n 's/^SLURM_RELEASE = //p' "$build/Makefile")
+[ -n "$release" ] || {
+	echo "build-deb.sh: $build was configured without Slurm's headers (apt-get install libslurm-dev, or --with-slurm=PREFIX)" >&2
+	exit 1
+}
+series=$(echo "$release" | cut -d. -f1-2)
+next=$(echo "$series" | awk -F. '{ printf "%s.%02d~", $1, $2 + 1 }')
+spank_h=${with_slurm:-/usr}/include/slurm/spank.h
+slurm_pkg=$(dpkg -S "$spank_h" 2>/dev/null | cut -d: -f1 | head -n 1)
+case $slurm_pkg in
+libslurm-dev)
+	plugindir=$libdir/slurm-wlm
+	slurm_depends="slurm-client (>= $series) | slurmd (>= $series)"
+	slurm_breaks="slurm-client (>= $next), slurmd (>= $next)"
+	built_for="Debian's Slurm $series" ;;
+slurm-smd-dev)
+	plugindir=$libdir/slurm
+	slurm_depends="slurm-smd (>= $series), slurm-smd (<< $next)"
+	slurm_breaks=
+	built_for="SchedMD's Slurm $series packages" ;;
+*)
+	plugindir=$libdir/slurm-treematch
+	slurm_depends=
+	slurm_breaks=
+	built_for="Slurm $release installed from source in ${with_slurm:-/usr}" ;;
+esac
+version=$version+slurm$series
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tm-deb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -64,7 +106,8 @@ fi
 (
 	cd "$src"
 	./configure -q --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
-		--libdir="$libdir" --with-spank-plugindir="$plugindir" &&
+		--libdir="$libdir" --with-spank-plugindir="$plugindir" \
+		${with_slurm:+--with-slurm="$with_slurm"} &&
 		make -s -j"$(nproc 2>/dev/null || echo 2)" &&
 		make -s install DESTDIR="$stage"
 ) >"$tmp/log" 2>&1 || {
@@ -140,13 +183,7 @@ $(shlib_deps Recommends $profiler)"
 fi
 depends=$(echo "$subst" | sed -n 's/^shlibs:Depends=//p')
 recommends=$(echo "$subst" | sed -n 's/^shlibs:Recommends=//p')
-slurm=$(dpkg-query -W -f '${Version}' libslurm-dev 2>/dev/null ||
-	sed -n 's/^#define SLURM_VERSION_STRING "\(.*\)"/\1/p' \
-		/usr/include/slurm/slurm_version.h)
-series=$(echo "$slurm" | cut -d. -f1-2)
-next=$(echo "$series" | awk -F. '{ printf "%s.%02d~", $1, $2 + 1 }')
-depends="$depends, slurm-client (>= $series) | slurmd (>= $series)"
-breaks="slurm-client (>= $next), slurmd (>= $next)"
+depends="$depends${slurm_depends:+, $slurm_depends}"
 
 mkdir -p "$stage/DEBIAN"
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
@@ -154,8 +191,9 @@ size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 sed -e "s#@VERSION@#$version#" -e "s#@ARCH@#$arch#" \
 	-e "s#@MAINTAINER@#${DEBFULLNAME:-slurm-treematch maintainers} <${DEBEMAIL:-root@localhost}>#" \
 	-e "s#@SIZE@#$size#" -e "s#@DEPENDS@#$depends#" \
-	-e "s#@BREAKS@#$breaks#" \
+	-e "s#@BREAKS@#$slurm_breaks#" -e "s#@BUILT_FOR@#$built_for#" \
 	"$debian/control.in" >"$stage/DEBIAN/control"
+[ -n "$slurm_breaks" ] || sed -i '/^Breaks: $/d' "$stage/DEBIAN/control"
 if [ -n "$recommends" ]; then
 	sed -i "s#@RECOMMENDS@#$recommends#" "$stage/DEBIAN/control"
 else

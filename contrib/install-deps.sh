@@ -9,13 +9,17 @@
 #           iproute2 (ss), util-linux (flock, setpriv), Open MPI with PMIx,
 #           chromium, libxml2-utils and zlib1g-dev (--format svg: the
 #           picture rendered by a real browser and checked)
+#   Slurm releases built from ../shared/slurm (tests/slurm/release.sh):
+#           munge's, JSON's, YAML's, D-Bus's and readline's headers, xz
 set -eu
 
 packages="gcc make autoconf automake libtool pkg-config
 	libhwloc-dev hwloc libjansson-dev libslurm-dev
 	slurmctld slurmd slurm-client munge iproute2 util-linux procps
 	openmpi-bin libopenmpi-dev libpmix-dev
-	chromium libxml2-utils zlib1g-dev"
+	chromium libxml2-utils zlib1g-dev
+	libmunge-dev libjson-c-dev libyaml-dev libdbus-1-dev libreadline-dev
+	xz-utils"
 
 missing=
 for p in $packages; do

@@ -179,14 +179,26 @@ static long ms_left(const struct timespec *deadline)
 }
 
 /* How often the step's cancellation is looked for, in ms: job->cancelled
- * (remote.c looks at slurmstepd's threads) at most once a second, and
- * only while a helper runs longer than that; pending signals more often. */
-enum { CANCEL_POLL_MS = 1000, SIGNAL_POLL_MS = 100 };
+ * (step_watch.c reads the kernel's list of unix sockets) twice a second,
+ * and only while a helper runs longer than that, so that a request seen
+ * at two looks in a row stops it within a second; pending signals more
+ * often. */
+enum { CANCEL_POLL_MS = 500, SIGNAL_POLL_MS = 100 };
+
+static void add_ms(struct timespec *t, long ms)
+{
+	t->tv_sec += ms / 1000;
+	t->tv_nsec += ms % 1000 * 1000000;
+	if (t->tv_nsec >= 1000000000) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000;
+	}
+}
 
 /* Is the step being stopped?  slurmstepd blocks SIGTERM and SIGINT in its
  * threads: one that reached the process stays pending, visible here.
  * Slurm's scancel does not signal slurmstepd itself while user_init runs
- * (it waits for the tasks), so job->cancelled asks the controller. */
+ * (it waits for the tasks), so job->cancelled looks for its request. */
 static int step_stopping(const helper_job *job, struct timespec *next_ask)
 {
 	sigset_t pending;
@@ -203,7 +215,7 @@ static int step_stopping(const helper_job *job, struct timespec *next_ask)
 	    (now.tv_sec == next_ask->tv_sec && now.tv_nsec < next_ask->tv_nsec))
 		return 0;
 	*next_ask = now;
-	next_ask->tv_sec += CANCEL_POLL_MS / 1000;
+	add_ms(next_ask, CANCEL_POLL_MS);
 	return job->cancelled(job->cancel_arg);
 }
 
@@ -221,7 +233,7 @@ static void collect(const helper_job *job, helper_result *res, int out_fd,
 
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	next_ask = deadline;
-	next_ask.tv_sec += CANCEL_POLL_MS / 1000;
+	add_ms(&next_ask, CANCEL_POLL_MS);
 	deadline.tv_sec += job->timeout;
 	while (open_fds > 0) {
 		long left = ms_left(&deadline);

@@ -29,9 +29,9 @@
 #include <unistd.h>
 
 #include <jansson.h>
-#include <slurm/slurm.h>
 
 #include "helper_run.h"
+#include "slurm_compat.h"
 #include "srun_args.h"
 #include "tm_job.h"
 #include "tm_spank.h"
@@ -86,31 +86,6 @@ static long positive(const char *s)
 	return errno || *end || v < 1 || v > 1L << 30 ? -1 : v;
 }
 
-/* The allocation's nodes, in Slurm's order, as "a,b,c"; their number. */
-static int job_nodes(const char *list, char *out, size_t size, int max)
-{
-	hostlist_t hl = slurm_hostlist_create(list);
-	char *h;
-	int n = 0;
-	size_t len = 0;
-
-	if (!hl)
-		return -1;
-	while (n < max && (h = slurm_hostlist_shift(hl))) {
-		int w = snprintf(out + len, size - len, "%s%s", n ? "," : "", h);
-
-		free(h);
-		if (w < 0 || (size_t)w >= size - len) {
-			n = -1;
-			break;
-		}
-		len += (size_t)w;
-		n++;
-	}
-	slurm_hostlist_destroy(hl);
-	return n;
-}
-
 /* Task counts as Slurm spreads a step over its nodes: as even as the
  * nodes allow (the first nodes take one more when they do not divide),
  * none over what a node can take, which then goes to the next nodes with
@@ -138,61 +113,71 @@ static int task_counts(int ntasks, int nnodes, const int *cap, int *count)
 	return left == 0 ? 0 : -1;
 }
 
-/* Slurm's switch tree, as `scontrol show topology` prints it, in an
- * in-memory file for the helper's stdin; -1 when there is none. */
+/* Slurm's switch tree or blocks for the job's partition, as `scontrol
+ * show topology` prints them, in an in-memory file for the helper's
+ * stdin; -1 when there are none the helper reads. */
 static int switch_tree_fd(void)
 {
-	topo_info_response_msg_t *topo = NULL;
-	int fd;
-	FILE *f;
+	int fd = memfd_create("treematch-switches", MFD_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
+	int printed = f ? compat_topology_print(getenv("SLURM_JOB_PARTITION"),
+						f) : -1;
 
-	if (slurm_load_topo(&topo) != 0 || !topo || topo->record_count == 0) {
-		if (topo)
-			slurm_free_topo_info_msg(topo);
+	if (f && fclose(f) != 0)
+		printed = -1;
+	if (printed <= 0) {
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	fd = memfd_create("treematch-switches", MFD_CLOEXEC);
-	f = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
-	if (f) {
-		slurm_print_topo_info_msg(f, topo, 1);
-		fclose(f);
-		lseek(fd, 0, SEEK_SET);
-	} else if (fd >= 0) {
-		close(fd);
-		fd = -1;
-	}
-	slurm_free_topo_info_msg(topo);
+	lseek(fd, 0, SEEK_SET);
 	return fd;
 }
 
 /* Checks the helper's answer against what was asked (it runs as the
- * user, who may have replaced it; but a wrong answer here would only
- * make srun refuse the step) and writes the hostfile. */
-static int write_hostfile(json_t *root, int ntasks, int nnodes,
-			  const int *count)
+ * user, who may have replaced it: its node names must be the allocation's
+ * own, in order, and the hostfile is written from the allocation's names,
+ * so that no name of the helper's, a newline in one included, reaches
+ * srun) and writes the hostfile. */
+static int write_hostfile(json_t *root, const char *our_nodes, int ntasks,
+			  int nnodes, const int *count)
 {
 	json_t *nodes = json_object_get(root, "nodes");
 	json_t *node_of = json_object_get(root, "node-of");
 	int *used = calloc((size_t)nnodes, sizeof(int));
+	const char **name = calloc((size_t)nnodes, sizeof(*name));
+	int *name_len = calloc((size_t)nnodes, sizeof(int));
 	FILE *f = NULL;
 	int fd = -1, rc = -1;
 
-	if (!used || !json_is_array(nodes) || !json_is_array(node_of) ||
+	if (!used || !name || !name_len || !json_is_array(nodes) ||
+	    !json_is_array(node_of) ||
 	    json_array_size(nodes) != (size_t)nnodes ||
 	    json_array_size(node_of) != (size_t)ntasks)
 		goto out;
+	const char *p = our_nodes;
+	for (int j = 0; j < nnodes; j++) {
+		json_t *theirs = json_array_get(nodes, (size_t)j);
+
+		name[j] = p;
+		name_len[j] = (int)strcspn(p, ",");
+		p += name_len[j] + (p[name_len[j]] == ',');
+		if (!json_is_string(theirs) ||
+		    strlen(json_string_value(theirs)) != (size_t)name_len[j] ||
+		    memcmp(json_string_value(theirs), name[j],
+			   (size_t)name_len[j]) != 0)
+			goto out;
+	}
 	fd = memfd_create("treematch-hostfile", 0);
 	if (fd < 0 || !(f = fdopen(dup(fd), "w")))
 		goto out;
 	for (int r = 0; r < ntasks; r++) {
 		json_t *v = json_array_get(node_of, (size_t)r);
 		long long j = json_is_integer(v) ? json_integer_value(v) : -1;
-		json_t *name = json_array_get(nodes, (size_t)(j < 0 ? 0 : j));
 
-		if (j < 0 || j >= nnodes || ++used[j] > count[j] ||
-		    !json_is_string(name))
+		if (j < 0 || j >= nnodes || ++used[j] > count[j])
 			goto out;
-		fprintf(f, "%s\n", json_string_value(name));
+		fprintf(f, "%.*s\n", name_len[j], name[j]);
 	}
 	if (fflush(f) != 0)
 		goto out;
@@ -201,6 +186,8 @@ out:
 	if (f)
 		fclose(f);
 	free(used);
+	free(name);
+	free(name_len);
 	if (rc == 0) {
 		char path[64];
 
@@ -313,7 +300,7 @@ static void place(const site_config *cfg, const char *matrix,
 	}
 	json_error_t jerr;
 	json_t *root = json_loadb(res.out ? res.out : "", res.out_len, 0, &jerr);
-	if (!root || write_hostfile(root, ntasks, nnodes, count) < 0) {
+	if (!root || write_hostfile(root, nodes, ntasks, nnodes, count) < 0) {
 		not_placed("treematch-helper job gave no usable assignment");
 	} else {
 		state.placed = 1;
@@ -343,11 +330,16 @@ void jobwide_option(const site_config *cfg, const char *matrix_arg,
 	if (spank_context() != S_CTX_LOCAL || cfg->error[0] || !cfg->nodes ||
 	    cfg->topology[0])
 		return;
+	/* whether a reason not to place is worth a line on the terminal */
+	state.several_nodes = positive(getenv("SLURM_JOB_NUM_NODES")) > 1;
 	int argc = srun_args_read_self(cmdline, sizeof(cmdline), argv,
 				       MAX_ARGV);
 	if (argc < 0 || srun_args_scan(argc, argv, own, &args) < 0) {
-		not_placed("srun option %s is not known to the plugin",
-			   args.unknown[0] ? args.unknown : "(unreadable)");
+		not_placed("srun's command line holds %s, which srun %s does "
+			   "not know without an attached =VALUE (another "
+			   "plugin's option?)",
+			   args.unknown[0] ? args.unknown : "(unreadable)",
+			   compat_slurm_release());
 		return;
 	}
 	if (args.keep_layout || user_opt.keep_layout || args.dry_run)
@@ -357,8 +349,6 @@ void jobwide_option(const site_config *cfg, const char *matrix_arg,
 			   "placement applies inside salloc or sbatch)");
 		return;
 	}
-	int nnodes_job = (int)positive(getenv("SLURM_JOB_NUM_NODES"));
-	state.several_nodes = nnodes_job > 1;
 	if (getenv("SLURM_HET_SIZE") || args.het_group || args.het_colon) {
 		not_placed("a heterogeneous job");
 		return;
@@ -375,7 +365,7 @@ void jobwide_option(const site_config *cfg, const char *matrix_arg,
 	}
 
 	static char nodes[NODES_TEXT_MAX];
-	int nnodes = job_nodes(list, nodes, sizeof(nodes), MAX_NODES);
+	int nnodes = compat_hostlist_join(list, nodes, sizeof(nodes), MAX_NODES);
 	int *cpus = NULL, ncounts = 0;
 	int *count = nnodes > 0 ? calloc((size_t)nnodes, sizeof(int)) : NULL;
 	tm_error err;
@@ -406,9 +396,15 @@ void jobwide_option(const site_config *cfg, const char *matrix_arg,
 	state.several_nodes = nnodes > 1;
 	if (nnodes < 2)
 		goto out; /* one node: nothing to choose */
+	if (args.nodes && compat_srun_refuses_nodes_with_hostfile()) {
+		not_placed("srun -N: Slurm %s runs no step with both -N and a "
+			   "layout of its ranks (drop -N and give -n to have "
+			   "them placed)", compat_slurm_release());
+		goto out;
+	}
+	const char *cpt_env = getenv(compat_srun_cpus_per_task_env());
 	long cpt = args.cpus_per_task ? positive(args.cpus_per_task) :
-		   getenv("SRUN_CPUS_PER_TASK") ?
-		   positive(getenv("SRUN_CPUS_PER_TASK")) : 1;
+		   cpt_env && *cpt_env ? positive(cpt_env) : 1;
 	const char *tpn_text = args.tasks_per_node ? args.tasks_per_node :
 			       getenv("SLURM_NTASKS_PER_NODE");
 	long tpn = tpn_text ? positive(tpn_text) : 0;

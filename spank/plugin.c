@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 
+#include "step_watch.h"
 #include "tm_spank.h"
 
 SPANK_PLUGIN(treematch, 1);
@@ -23,9 +24,11 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 {
 	config_parse(&cfg, ac, av);
 	switch (spank_context()) {
+	case S_CTX_REMOTE:
+		step_watch_note_stepd();
+		/* fall through */
 	case S_CTX_LOCAL:
 	case S_CTX_ALLOCATOR:
-	case S_CTX_REMOTE:
 		options_register(sp, &cfg);
 		break;
 	case S_CTX_SLURMD:

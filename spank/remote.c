@@ -11,7 +11,6 @@
  */
 #include <config.h>
 
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 
 #include "helper_run.h"
 #include "placement.h"
+#include "step_watch.h"
 #include "tm_map.h"
 #include "tm_list.h"
 #include "tm_spank.h"
@@ -179,100 +179,6 @@ static void helper_problem(const helper_result *res, const site_config *cfg,
 			 res->exit_code);
 }
 
-/*
- * Has the step been cancelled while the helper runs?  scancel (of the job
- * or of the step) reaches slurmstepd as a request from slurmd, which
- * slurmstepd answers in a thread of its own; while user_init runs, that
- * thread waits for the tasks to exist (Slurm's _wait_for_job_running, up to
- * two minutes) and nothing else tells the plugin.  So: a thread that was
- * not there when the helper started, still waiting on a futex a second
- * later, is such a request, and the helper is stopped so that Slurm can
- * finish the step.  Short-lived requests (state, stat) never wait that
- * long.  Only threads of slurmstepd itself are looked at, by their name.
- */
-enum { WATCH_MAX = 64 };
-
-typedef struct thread_watch {
-	pid_t known[WATCH_MAX];   /* threads before the helper started */
-	int nknown;
-	pid_t waiting[WATCH_MAX]; /* new threads waiting at the last look */
-	int nwaiting;
-} thread_watch;
-
-static int read_small(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, size - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-static int has_tid(const pid_t *set, int n, pid_t tid)
-{
-	for (int i = 0; i < n; i++)
-		if (set[i] == tid)
-			return 1;
-	return 0;
-}
-
-/* The threads of this process, into tids (at most max); only those that
- * are slurmstepd's and wait on a futex when waiting_only. */
-static int list_threads(pid_t *tids, int max, int waiting_only)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) && n < max) {
-		char path[64], text[64];
-		pid_t tid = (pid_t)atoi(e->d_name);
-
-		if (tid <= 0)
-			continue;
-		if (waiting_only) {
-			snprintf(path, sizeof(path), "/proc/self/task/%d/comm",
-				 (int)tid);
-			if (read_small(path, text, sizeof(text)) < 0 ||
-			    strcmp(text, "slurmstepd") != 0)
-				continue;
-			snprintf(path, sizeof(path), "/proc/self/task/%d/wchan",
-				 (int)tid);
-			if (read_small(path, text, sizeof(text)) < 0 ||
-			    !strstr(text, "futex"))
-				continue;
-		}
-		tids[n++] = tid;
-	}
-	closedir(d);
-	return n;
-}
-
-static int step_cancelled(void *arg)
-{
-	thread_watch *w = arg;
-	pid_t now[WATCH_MAX];
-	int n = list_threads(now, WATCH_MAX, 1), kept = 0, seen_twice = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (has_tid(w->known, w->nknown, now[i]))
-			continue;
-		if (has_tid(w->waiting, w->nwaiting, now[i]))
-			seen_twice = 1;
-		now[kept++] = now[i];
-	}
-	memcpy(w->waiting, now, (size_t)kept * sizeof(*now));
-	w->nwaiting = kept;
-	return seen_twice;
-}
-
 /* The same command line with --format svg, on the heap: the node's first
  * task runs it as the user (task.c).  NULL when out of memory. */
 static char **svg_command(char *const *argv, int n)
@@ -394,12 +300,13 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 	if (s->svg)
 		s->svg_argv = svg_command(argv, a);
 
-	thread_watch watch = { .nknown = 0 };
-	watch.nknown = list_threads(watch.known, WATCH_MAX, 0);
+	step_watch watch;
 	helper_job job = { cfg->helper, argv, s->uid, s->gid, s->gids, s->ngids,
 			   cfg->timeout, 65536 + (size_t)s->nlocal * 512, 65536,
 			   .as_caller = 0, .stdin_fd = -1,
-			   .cancelled = step_cancelled, .cancel_arg = &watch };
+			   .cancelled = step_watch_cancelled,
+			   .cancel_arg = step_watch_init(&watch, s->node, s->jobid,
+							 s->stepid) };
 	int rc = helper_run(&job, &res, why, wl);
 	free(ranks);
 	if (step_cpus_finish(step_cpus, rc < 0 ? NULL : why,

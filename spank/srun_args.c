@@ -4,9 +4,13 @@
  * (GNU getopt_long with a '+' option string: the first word that is not
  * an option is the command; a long option may be shortened to a unique
  * prefix; an optional argument must be attached with '=').  Only the
- * options that decide where tasks run are kept; any option not in the
- * table (another plugin's, a newer srun's) makes the scan fail, and the
- * caller then leaves the layout to Slurm rather than guess.
+ * options that decide where tasks run are kept.  srun's own options are
+ * those of the release the plugin was built for (slurm_compat.c, read
+ * from that release's sources); a long option known to neither srun nor
+ * this plugin (another SPANK plugin's) is passed over when its value is
+ * attached with '=', since it cannot then take the next word; otherwise
+ * the scan fails, naming it, and the caller says so and leaves the layout
+ * to Slurm rather than guess where the command starts.
  */
 #include <config.h>
 
@@ -15,12 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "slurm_compat.h"
 #include "srun_args.h"
-
-static const char *const long_options[] = {
-#include "srun_options.inc"
-	NULL
-};
 
 /* This plugin's own options, in the same form, from the table srun was
  * given (options.c, passed in), so that a new option is never "unknown"
@@ -48,15 +48,10 @@ static const char *option_entry(int i)
 	static int nsrun = -1;
 
 	if (nsrun < 0)
-		for (nsrun = 0; long_options[nsrun]; nsrun++)
+		for (nsrun = 0; compat_srun_long_option(nsrun); nsrun++)
 			;
-	return i < nsrun ? long_options[i] : own_option(i - nsrun);
+	return i < nsrun ? compat_srun_long_option(i) : own_option(i - nsrun);
 }
-
-/* srun 22.05's short options by the argument they take. */
-static const char short_with_arg[] = "ABCDFGJLMNSTWbcdeimnopqrtwx";
-static const char short_optional[] = "IKk";
-static const char short_plain[] = "EHOQVXZhlsuv";
 
 /* The table entry of name[0..len-1], exact or a unique prefix. */
 static const char *find_long(const char *name, size_t len)
@@ -146,6 +141,8 @@ int srun_args_scan(int argc, char **argv, const struct spank_option *own,
 			size_t len = eq ? (size_t)(eq - w - 2) : strlen(w + 2);
 			const char *e = find_long(w + 2, len);
 
+			if (!e && eq)
+				continue; /* another plugin's, self-contained */
 			if (!e)
 				return unknown(a, w);
 			size_t nlen = (size_t)(strchr(e, ':') - e);
@@ -161,7 +158,7 @@ int srun_args_scan(int argc, char **argv, const struct spank_option *own,
 		for (char *p = w + 1; *p; p++) {
 			const char *name = short_long_name(*p);
 
-			if (strchr(short_with_arg, *p)) {
+			if (strchr(compat_srun_short_with_arg, *p)) {
 				const char *val = p[1] ? p + 1 :
 						  i + 1 < argc ? argv[++i] : NULL;
 				if (!val)
@@ -169,9 +166,9 @@ int srun_args_scan(int argc, char **argv, const struct spank_option *own,
 				keep(a, name, strlen(name), val);
 				break;
 			}
-			if (strchr(short_optional, *p))
+			if (strchr(compat_srun_short_optional, *p))
 				break; /* the rest is its argument */
-			if (!strchr(short_plain, *p))
+			if (!strchr(compat_srun_short_plain, *p))
 				return unknown(a, w);
 			keep(a, name, strlen(name), NULL);
 		}

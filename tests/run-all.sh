@@ -7,6 +7,11 @@
 #
 #   tests/run-all.sh                   everything (as root)
 #   TM_DISTCHECK=no tests/run-all.sh   skip the tarball check
+#   TM_SLURM_RELEASES="25.05.8 26.05.3" tests/run-all.sh
+#                                      the e2e suite also on these releases
+#                                      of ../shared/slurm (default: the
+#                                      newest; "none" for none), each built
+#                                      once into /var/cache/slurm-treematch
 #
 # Everything must run: a test that skips (no Slurm, no MPI, not root)
 # counts as failed here, so that a green line means the clusters really
@@ -92,10 +97,15 @@ if [ -z "${TM_RUN_ALL_COPY:-}" ] && ! reachable_by_others "$top"; then
 		TM_TOPOLOGIES=$(cd "$top/../shared/topologies" && pwd)
 		export TM_TOPOLOGIES
 	fi
+	# and the Slurm releases' sources
+	if [ -z "${TM_SLURM_SOURCES:-}" ] && [ -d "$top/../shared/slurm" ]; then
+		TM_SLURM_SOURCES=$(cd "$top/../shared/slurm" && pwd)
+		export TM_SLURM_SOURCES
+	fi
 	TM_RUN_ALL_COPY=$top "$stage/tests/run-all.sh"
 	status=$?
 	# keep the logs beside the original tree, remove the copy
-	for log in run-all.check.log distcheck.log; do
+	for log in run-all.check.log distcheck.log slurm-releases.log; do
 		[ -f "$stage/$log" ] && cp "$stage/$log" "$top/$log"
 	done
 	rm -rf "$stage"
@@ -127,6 +137,26 @@ if ! make -j"$jobs" check >run-all.check.log 2>&1; then
 			"(see run-all.check.log)"
 		tail -n 30 run-all.check.log | sed 's/^/#   /'
 		extra_failed=1
+	fi
+fi
+
+# The whole e2e suite again on Slurm built from ../shared/slurm (the
+# newest release by default): the plugin is compiled for each release, and
+# what a release does differently is checked on it (doc/slurm-releases.md).
+rm -rf slurm-releases
+releases=${TM_SLURM_RELEASES:-$(tests/slurm/release.sh list 2>/dev/null | tail -n 1)}
+if [ "$releases" != none ] && [ -n "$releases" ]; then
+	# shellcheck disable=SC2086 # one release a word
+	if tests/slurm/check-releases.sh $releases >slurm-releases.log 2>&1; then
+		echo "ok - the e2e suite on Slurm $releases"
+	else
+		echo "not ok - the e2e suite on Slurm $releases (see slurm-releases.log)"
+		grep -v '^# Slurm .*: PASS:' slurm-releases.log | tail -n 20 | sed 's/^/#   /'
+		status=1
+		# a failed test is counted from its log; a release that did not
+		# build has none
+		grep -q '^not ok - ' slurm-releases.log &&
+			extra_failed=$((extra_failed + 1))
 	fi
 fi
 

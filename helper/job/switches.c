@@ -5,6 +5,11 @@
  * Both `scontrol show topology` and topology.conf are lines of KEY=VALUE
  * words: SwitchName=NAME, Nodes=HOSTLIST, Switches=HOSTLIST; other keys
  * (Level=, LinkSpeed=) say nothing about the shape and are skipped.
+ * topology/block (Slurm 23.11 and later) prints BlockName=NAME ...
+ * Nodes=HOSTLIST lines: a block is read as a switch above its nodes, all
+ * blocks under one root; its AggregatedBlock= lines (blocks of blocks,
+ * named by a host list of blocks) are skipped, which keeps each block's
+ * own nodes together and leaves only the aggregation levels unseen.
  * topology.conf adds '#' comments and lines continued by a final '\'.
  * scontrol lists under an upper switch all the nodes below it, not only
  * its own: switch_tree.c keeps each node under the lowest switch naming it.
@@ -73,7 +78,7 @@ static tm_status parse_line(const char *name, char *line, int lineno,
 			    record *r, int *empty, tm_error *err)
 {
 	char *p = line;
-	int words = 0, block = 0;
+	int words = 0, block = 0, aggregated = 0;
 
 	*r = (record){ .line = lineno };
 	while (*p) {
@@ -95,13 +100,17 @@ static tm_status parse_line(const char *name, char *line, int lineno,
 					    name, lineno, word);
 		*eq = '\0';
 		char *value = eq + 1, **slot = NULL;
-		if (strcasecmp(word, "SwitchName") == 0)
+		if (strcasecmp(word, "SwitchName") == 0 ||
+		    strcasecmp(word, "BlockName") == 0)
 			slot = &r->name;
 		else if (strcasecmp(word, "Nodes") == 0)
 			slot = &r->nodes;
 		else if (strcasecmp(word, "Switches") == 0)
 			slot = &r->switches;
-		else if (strcasecmp(word, "BlockName") == 0)
+		else if (strcasecmp(word, "AggregatedBlock") == 0)
+			aggregated = 1;
+		else if (strcasecmp(word, "BlockSize") == 0 ||
+			 strcasecmp(word, "BlockSizes") == 0)
 			block = 1;
 		if (!slot)
 			continue;
@@ -112,14 +121,14 @@ static tm_status parse_line(const char *name, char *line, int lineno,
 		/* scontrol prints a switch without nodes as Nodes=(null) */
 		*slot = strcmp(value, "(null)") == 0 ? "" : value;
 	}
-	*empty = words == 0;
+	/* topology.conf's BlockSizes= line says nothing of the shape */
+	*empty = words == 0 || ((aggregated || block) && !r->name);
 	if (*empty)
 		return TM_OK;
 	if (!r->name)
 		return tm_error_set(err, TM_ERR_FORMAT,
-				    "%s:%d: expected SwitchName=NAME%s", name,
-				    lineno, block ? " (this is a block topology,"
-				    " not a tree of switches)" : "");
+				    "%s:%d: expected SwitchName=NAME or "
+				    "BlockName=NAME", name, lineno);
 	if (!switch_name_ok(r->name))
 		return tm_error_set(err, TM_ERR_FORMAT,
 				    "%s:%d: SwitchName=%.100s: expected one name "

@@ -93,7 +93,7 @@ out=$(SLURM_CONF_EXTRA=SelectType=select/nonexistent CLUSTER_OWNER_PID=$$ \
 rc=$?
 check "up fails when slurmctld cannot start" test "$rc" != 0
 check_match "the failed up shows the tail of slurmctld's log" "$out" \
-	"Can't find plugin for select/nonexistent"
+	"(Can't find plugin for|cannot create select context for) select/nonexistent"
 check "the failed up left no daemon running" none_running "$bad/"
 
 # A directory with files of someone else in it: `up` would wipe parts of it

@@ -4,30 +4,35 @@
 # node each rank runs on (doc/job-wide.md): heavy pairs share a node, groups
 # share a switch of topology.conf, the report's cross-node bytes are those
 # of the layout the tasks see, and every case where it cannot apply runs
-# with Slurm's layout and says why in one line.
+# with Slurm's layout and says why in one line; on every Slurm release
+# (doc/slurm-releases.md): srun -N inside an allocation, srun options that
+# came after 22.05, salloc -c, and topology/block (23.11 and later).
 #
-# Cluster: 8 nodes of this machine's CPUs (2 here), two leaf switches
-# s1 = n[1-4] and s2 = n[5-8] under s0.
+# Cluster: 8 nodes of this machine's CPUs (2 here), four leaf switches
+# s1 = n[1-2] ... s4 = n[7-8] under s0; then the same nodes in four blocks.
 set -u
 # shellcheck source=tests/e2e/lib.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 # shellcheck source=tests/e2e/plugin.sh
 . "$top_srcdir/tests/e2e/plugin.sh"
-export TOPOLOGY_CONF="SwitchName=s1 Nodes=n[1-4]
-SwitchName=s2 Nodes=n[5-8]
-SwitchName=s0 Switches=s[1-2]"
+export TOPOLOGY_CONF="SwitchName=s1 Nodes=n[1-2]
+SwitchName=s2 Nodes=n[3-4]
+SwitchName=s3 Nodes=n[5-6]
+SwitchName=s4 Nodes=n[7-8]
+SwitchName=s0 Switches=s[1-4]"
 tm_start 8
 cpus=$(scontrol show node n1 | grep -o 'CPUTot=[0-9]*' | cut -d= -f2)
 [ "$cpus" -ge 2 ] || e2e_skip "the nodes need 2 CPUs (CPUTot=$cpus)"
 
-check_match "scontrol show topology shows the two switches" \
-	"$(scontrol show topology 2>&1)" 'SwitchName=s1 .*Nodes=n\[1-4\]'
+check_match "scontrol show topology shows the four switches" \
+	"$(scontrol show topology 2>&1)" 'SwitchName=s4 .*Nodes=n\[7-8\]'
 
 # node_of TEXT: "rank node" lines from the probe's output
 node_of() { awk '{ print $1, $2 }' <<<"$1"; }
 # same_node TEXT A B: whether ranks A and B ran on one node
 node_for() { awk -v r="$2" '$1 == r { print $2 }' <<<"$1"; }
-switch_of() { case $1 in n[1-4]) echo s1 ;; *) echo s2 ;; esac; }
+# the leaf switch (or block) of a node: n1, n2 -> 1; n3, n4 -> 2...
+switch_of() { echo $(((${1#n} + 1) / 2)); }
 # cross_bytes MATRIX_ENTRIES TEXT: bytes between ranks on different nodes,
 # from "I J W" lines and the observed layout
 cross_bytes() {
@@ -121,16 +126,21 @@ done
 tm_matrix groups16.json 16 $groups
 tm_run salloc -Q -N8 -n16 srun -Q --comm-matrix=groups16.json --comm-matrix-report "$TM_PROBE"
 check_eq "salloc -N8 -n16, 4 groups: exit 0" "$TM_RC" 0
-for g in 0 1 2 3; do
-	sw=$(for a in 0 1 2 3; do switch_of "$(node_for "$TM_OUT" $((g + 4 * a)))"; done | sort -u | paste -sd' ' -)
-	check_eq "group $g lies under one switch ($sw)" "$(wc -w <<<"$sw")" 1
-done
-check_match "... the report counts the bytes between switches: none" \
-	"$TM_ERR" 'between switches 0 \(block [0-9.e+]+'
-check_eq "... and they are what the layout sends across switches" \
-	"$(awk 'NR == FNR { sw[$1] = ($2 ~ /^n[1-4]$/) ? 1 : 2; next }
-		sw[$1] != sw[$2] { s += $3 } END { printf "%d\n", s }' \
-		<(node_of "$TM_OUT") <(printf '%s' "$groups"))" 0
+# groups_apart WHAT: each group under one switch (block), nothing between
+groups_apart() {
+	local g sw
+	for g in 0 1 2 3; do
+		sw=$(for a in 0 1 2 3; do switch_of "$(node_for "$TM_OUT" $((g + 4 * a)))"; done | sort -u | paste -sd' ' -)
+		check_eq "group $g lies in one $1 ($sw)" "$(wc -w <<<"$sw")" 1
+	done
+	check_match "... the report counts the bytes between ${1}s: none" \
+		"$TM_ERR" 'between switches 0 \(block [0-9.e+]+'
+	check_eq "... and they are what the layout sends across ${1}s" \
+		"$(awk 'NR == FNR { sub(/^n/, "", $2); sw[$1] = int(($2 + 1) / 2); next }
+			sw[$1] != sw[$2] { s += $3 } END { printf "%d\n", s }' \
+			<(node_of "$TM_OUT") <(printf '%s' "$groups"))" 0
+}
+groups_apart switch
 
 # ---- task counts, -c, uneven steps ------------------------------------------------
 
@@ -155,6 +165,48 @@ check_eq "... no node has more tasks than CPUs" \
 check_eq "... the two nodes with two tasks each hold a heavy pair" \
 	"$(for i in 0 1 2; do [ "$(node_for "$TM_OUT" "$i")" = "$(node_for "$TM_OUT" $((i + 3)))" ] && echo same; done | grep -c same)" 2
 
+# ---- what differs between Slurm releases --------------------------------------------
+
+release=$(e2e_slurm_release)
+# srun -N inside an allocation: since 23.11 srun refuses -N with the
+# arbitrary layout of a hostfile, so the ranks keep Slurm's layout there
+tm_run salloc -Q -N4 -n8 srun -Q -N2 -n4 --comm-matrix=pairs4.json "$TM_PROBE"
+check_eq "Slurm $release: srun -N2 -n4 inside salloc -N4: exit 0, 4 tasks on 2 nodes" \
+	"$TM_RC:$(grep -c . <<<"$TM_OUT"):$(awk '{ print $2 }' <<<"$TM_OUT" | sort -u | wc -l)" "0:4:2"
+if e2e_slurm_at_least 23.11; then
+	check_match "... one line says why the ranks keep Slurm's layout" "$TM_ERR" \
+		"^treematch: ranks not placed across nodes \(srun -N: Slurm ${release//./\\.} runs no step with both -N and a layout of its ranks"
+else
+	check_eq "... placed: heavy pairs share a node, nothing said" \
+		"$(node_for "$TM_OUT" 0) $(node_for "$TM_OUT" 1):$TM_ERR" \
+		"$(node_for "$TM_OUT" 2) $(node_for "$TM_OUT" 3):"
+fi
+
+# an option srun gained after 22.05, its value in the next word: placement
+# goes on (the plugin knows the options of the release it was built for)
+if e2e_slurm_at_least 23.11; then
+	tm_run salloc -Q -N4 -n8 srun -Q -n8 --treewidth 2 --comm-matrix=pairs8.json "$TM_PROBE"
+	out=$(sort -n <<<"$TM_OUT")
+	check_eq "srun --treewidth 2 (23.11 and later): exit 0, heavy pairs share a node, nothing said" \
+		"$TM_RC:$(for i in 0 1 2 3; do [ "$(node_for "$out" "$i")" = "$(node_for "$out" $((i + 4)))" ] && echo same; done | grep -c same):$TM_ERR" "0:4:"
+fi
+# another plugin's option, its value attached: placement goes on; without
+# '=' the plugin cannot tell its value from the command and says so
+tm_run salloc -Q -N4 -n8 srun -Q -n8 --comm-matrix=pairs8.json --comm-matrix-algorithm=treematch "$TM_PROBE"
+check_eq "a plugin option with its value attached: heavy pairs share a node" \
+	"$TM_RC:$(out=$(sort -n <<<"$TM_OUT"); for i in 0 1 2 3; do [ "$(node_for "$out" "$i")" = "$(node_for "$out" $((i + 4)))" ] && echo same; done | grep -c same)" "0:4"
+
+# salloc -c 2: srun takes -c from SLURM_CPUS_PER_TASK since 23.11 (before,
+# SRUN_CPUS_PER_TASK): one two-CPU task a node, heavy pairs in one switch
+tm_run salloc -Q -N4 -n4 -c2 srun -Q -n4 --comm-matrix=pairs4.json --comm-matrix-report "$TM_PROBE"
+check_eq "salloc -c 2, srun -n4: exit 0, one task a node" \
+	"$TM_RC:$(awk '{ print $2 }' <<<"$TM_OUT" | sort -u | wc -l)" "0:4"
+check_match "... placed across nodes (the report's job-wide line)" "$TM_ERR" \
+	'^treematch: job-wide: 4 ranks on 4 nodes'
+check_eq "... heavy pairs under one switch" \
+	"$(switch_of "$(node_for "$TM_OUT" 0)") $(switch_of "$(node_for "$TM_OUT" 1)")" \
+	"$(switch_of "$(node_for "$TM_OUT" 2)") $(switch_of "$(node_for "$TM_OUT" 3)")"
+
 # ---- sbatch with several steps; srun allocating itself -----------------------------
 
 cat >job.sh <<EOF
@@ -175,5 +227,25 @@ tm_run srun -Q -N4 -n8 --comm-matrix=pairs8.json "$TM_PROBE"
 check_eq "srun allocating its own 4 nodes: exit 0, nothing said (Slurm's layout, documented)" \
 	"$TM_RC:$TM_ERR" "0:"
 check_eq "... Slurm's block layout" "$(node_of "$TM_OUT")" "$(node_of "$slurm")"
+
+# ---- topology/block (23.11 and later): a block is a level above its nodes ----------
+
+if e2e_slurm_at_least 23.11; then
+	cluster_stop
+	TOPOLOGY_CONF="BlockName=b1 Nodes=n[1-2]
+BlockName=b2 Nodes=n[3-4]
+BlockName=b3 Nodes=n[5-6]
+BlockName=b4 Nodes=n[7-8]
+BlockSizes=2" TOPOLOGY_PLUGIN=topology/block cluster_start 8
+	cd "$E2E_WORK" || exit 1
+	cp "$OLDPWD/groups16.json" .
+	check_match "scontrol show topology shows the four blocks" \
+		"$(scontrol show topology 2>&1)" 'BlockName=b4 .*Nodes=n\[7-8\]'
+	tm_run salloc -Q -N8 -n16 srun -Q --comm-matrix=groups16.json --comm-matrix-report "$TM_PROBE"
+	check_eq "topology/block, salloc -N8 -n16, 4 groups: exit 0" "$TM_RC" 0
+	groups_apart block
+else
+	echo "# Slurm $release has no topology/block (23.11 and later)"
+fi
 
 e2e_finish

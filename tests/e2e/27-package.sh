@@ -23,7 +23,21 @@ done
 pkg="slurm-treematch"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null ||
 	gcc -print-multiarch)
-plugindir=/usr/lib/$multiarch/slurm-wlm
+# One package per Slurm release: the one this tree was built for, Debian's
+# (its plugin directory, its packages as dependencies) or one built from
+# source (tests/slurm/release.sh: no package to depend on).
+with_slurm=$("$top_builddir/config.status" --config | tr ' ' '\n' |
+	sed -n "s/^'\{0,1\}--with-slurm=\([^']*\)'\{0,1\}\$/\1/p")
+release=$(sed -n 's/^SLURM_RELEASE = //p' "$top_builddir/Makefile")
+series=${release%.*}
+if [ "$(dpkg -S "${with_slurm:-/usr}/include/slurm/spank.h" 2>/dev/null |
+	cut -d: -f1)" = libslurm-dev ]; then
+	plugindir=/usr/lib/$multiarch/slurm-wlm
+	debian_slurm=yes
+else
+	plugindir=/usr/lib/$multiarch/slurm-treematch
+	debian_slurm=
+fi
 start=$(e2e_now_ms)
 
 # One package test at a time on a machine (dpkg's own lock would make a
@@ -47,11 +61,25 @@ else
 fi
 info=$(dpkg-deb -f "$deb")
 check_match "Package: $pkg" "$info" "^Package: $pkg$"
-for dep in libhwloc15 libjansson4 'slurm-client \(>= [0-9]+\.[0-9]+\) \| slurmd'; do
+check_match "the version names the Slurm release it is for ($series)" \
+	"$info" "^Version: [0-9.]+\+slurm${series//./\\.}\$"
+check_match "... and so does the file's name" "$(basename "$deb")" \
+	"^${pkg}_[0-9.]+\+slurm${series//./\\.}_[a-z0-9]+\.deb\$"
+for dep in libhwloc15 libjansson4; do
 	check_match "Depends names $dep" "$(grep '^Depends:' <<<"$info")" "$dep"
 done
-check_match "Breaks the next Slurm release (another plugin ABI)" "$info" \
-	'^Breaks: slurm-client \(>= [0-9.]+~\), slurmd'
+if [ -n "$debian_slurm" ]; then
+	check_match "Depends names Debian's Slurm $series" \
+		"$(grep '^Depends:' <<<"$info")" \
+		"slurm-client \(>= ${series//./\\.}\) \| slurmd \(>= ${series//./\\.}\)"
+	check_match "Breaks the next Slurm release (another plugin ABI)" "$info" \
+		'^Breaks: slurm-client \(>= [0-9.]+~\), slurmd'
+else
+	check "Slurm built from source: no Slurm package in Depends" \
+		test -z "$(grep '^Depends:' <<<"$info" | grep -i slurm)"
+	check_match "... and the description names the release and its prefix" \
+		"$info" "Built for Slurm ${release//./\\.} installed from source in ${with_slurm//./\\.}"
+fi
 
 # What the package would put on the machine, and what is there now: any of
 # its files already there (a `make install` into /usr) is left alone.
@@ -106,7 +134,7 @@ if [ -x "$top_builddir/contrib/profiler/commprof" ]; then
 		"COMMPROF_LIBRARY:-/usr/lib/$multiarch/$pkg/libcommprof.so"
 	check "... which is there" test -f "/usr/lib/$multiarch/$pkg/libcommprof.so"
 fi
-check_eq "dpkg -S: Slurm's plugin directory holds the plugin of $pkg" \
+check_eq "dpkg -S: $plugindir/treematch.so belongs to $pkg" \
 	"$(dpkg -S "$plugindir/treematch.so" 2>&1)" "$pkg: $plugindir/treematch.so"
 check_eq "treematch-helper is on the PATH" "$(command -v treematch-helper)" \
 	/usr/bin/treematch-helper

@@ -28,6 +28,8 @@
 #
 # The library owns the EXIT, INT, TERM and HUP traps: a test must not set its
 # own.  Public names: e2e_*, cluster_*, ok, nok, check*, as_user, sbatch_wait.
+# A test may start a second cluster (cluster_stop, then cluster_start: say a
+# setting of slurm.conf only some of its checks need).
 
 E2E_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # make check exports both; by hand, run the test from the top of the build
@@ -75,6 +77,20 @@ e2e_require_root_and_slurm() {
 }
 
 e2e_now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
+
+# e2e_slurm_release: the release of the Slurm whose commands are on PATH
+# (Debian's, or one built by tests/slurm/release.sh), such as "26.05.3";
+# after cluster_start (srun reads SLURM_CONF even for --version).
+e2e_slurm_release() { srun --version 2>/dev/null | awk '{ print $2; exit }'; }
+
+# e2e_slurm_at_least MAJOR.MINOR: that release or a later one runs here;
+# for the checks of what only some releases do (doc/slurm-releases.md).
+e2e_slurm_at_least() {
+	local have want
+	have=$(e2e_slurm_release | awk -F. '{ printf "%d%02d", $1, $2 }')
+	want=$(echo "$1" | awk -F. '{ printf "%d%02d", $1, $2 }')
+	[ -n "$have" ] && [ "$have" -ge "$want" ]
+}
 
 # ---- checks -----------------------------------------------------------------
 
@@ -221,6 +237,12 @@ cluster_start() {
 # cluster_healthy: every node idle (none down, drained or not responding),
 # every daemon alive, and a job on all nodes runs.  For after a test fed the
 # cluster something bad; call it when no job of the test is running.
+# cluster_stop: stop the cluster of the last cluster_start (its directory
+# stays until the test ends), before a test starts another.
+cluster_stop() {
+	"$CLUSTER_SH" down "$E2E_CLUSTER_DIR" 2>&1 | sed 's/^/# /'
+}
+
 cluster_healthy() {
 	local dir=${E2E_CLUSTER_DIR:?cluster_start first} n=${E2E_NNODES:?} states
 	local deadline=$((SECONDS + 10))

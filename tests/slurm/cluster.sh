@@ -22,7 +22,8 @@
 #   TASK_PLUGIN=task/affinity
 #   SLURM_CONF_EXTRA=LINES  appended to slurm.conf (later settings win)
 #   TOPOLOGY_CONF=LINES     a switch tree: written as topology.conf, with
-#                           TopologyPlugin=topology/tree
+#                           TopologyPlugin=$TOPOLOGY_PLUGIN
+#   TOPOLOGY_PLUGIN=topology/tree  (topology/block for BlockName= lines)
 #   BASE_PORT=N             slurmctld's port; node i listens on N+i (default:
 #                           the first free block above 20000, picked under a
 #                           lock so that parallel runs never share one)
@@ -338,7 +339,7 @@ EOF
 	if [ -n "${TOPOLOGY_CONF:-}" ]; then
 		# Slurm reads topology.conf beside slurm.conf
 		printf '%s\n' "$TOPOLOGY_CONF" >"$DIR/etc/topology.conf"
-		echo "TopologyPlugin=topology/tree" >>"$DIR/etc/slurm.conf"
+		echo "TopologyPlugin=${TOPOLOGY_PLUGIN:-topology/tree}" >>"$DIR/etc/slurm.conf"
 	fi
 }
 
