@@ -31,6 +31,7 @@
 #include <jansson.h>
 
 #include "helper_run.h"
+#include "jobwide_counts.h"
 #include "slurm_compat.h"
 #include "srun_args.h"
 #include "tm_job.h"
@@ -84,33 +85,6 @@ static long positive(const char *s)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	return errno || *end || v < 1 || v > 1L << 30 ? -1 : v;
-}
-
-/* Task counts as Slurm spreads a step over its nodes: as even as the
- * nodes allow (the first nodes take one more when they do not divide),
- * none over what a node can take, which then goes to the next nodes with
- * room.  -1 when the step does not fit. */
-static int task_counts(int ntasks, int nnodes, const int *cap, int *count)
-{
-	int left = ntasks;
-
-	if (ntasks < nnodes)
-		return -1;
-	for (int i = 0; i < nnodes; i++) {
-		int even = ntasks / nnodes + (i < ntasks % nnodes);
-
-		count[i] = even < cap[i] ? even : cap[i];
-		if (count[i] < 1)
-			return -1;
-		left -= count[i];
-	}
-	for (int i = 0; i < nnodes && left > 0; i++) {
-		int more = cap[i] - count[i] < left ? cap[i] - count[i] : left;
-
-		count[i] += more;
-		left -= more;
-	}
-	return left == 0 ? 0 : -1;
 }
 
 /* Slurm's switch tree or blocks for the job's partition, as `scontrol
@@ -422,7 +396,7 @@ void jobwide_option(const site_config *cfg, const char *matrix_arg,
 		if (tpn > 0 && cpus[i] > tpn)
 			cpus[i] = (int)tpn;
 	}
-	if (task_counts((int)ntasks, nnodes, cpus, count) < 0) {
+	if (jobwide_task_counts((int)ntasks, nnodes, cpus, count) < 0) {
 		not_placed("%ld tasks do not fit the CPUs of %d nodes", ntasks,
 			   nnodes);
 		goto out;

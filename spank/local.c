@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "request_env.h"
 #include "tm_matrix.h"
 #include "tm_spank.h"
 
@@ -77,33 +78,15 @@ static int check_file(const site_config *cfg, const char *path, int *size,
 	return 0;
 }
 
-/* srun took its copy of the environment for the step before
- * local_user_init and afterwards only merges what is set now: a variable
- * unset here would still reach the nodes with its old value (one left in
- * the user's environment, e.g. by an srun inside a placed task).  So it is
- * blanked instead; the nodes treat "" as unset and remove it. */
-static void forget(const char *name)
+/* Tell the nodes: the step's request (request.h) in srun's environment,
+ * which srun hands to the step after local_user_init.  srun took its copy
+ * before and afterwards only merges what is set now, so what the request
+ * leaves unset is blanked (request_write), and the nodes take "" as unset. */
+static void tell_nodes(const step_request *r)
 {
-	if (getenv(name))
-		setenv(name, "", 1);
-}
+	request_env env = request_env_process();
 
-static void unset_step_variables(void)
-{
-	forget(ENV_FALLBACK);
-	forget(ENV_ABORT);
-}
-
-static void unset_all_variables(void)
-{
-	unset_step_variables();
-	forget(ENV_MATRIX);
-	forget(ENV_MATRIX_ARG);
-	forget(ENV_REPORT);
-	forget(ENV_TOPOLOGY);
-	forget(ENV_ALGORITHM);
-	forget(ENV_SVG);
-	forget(ENV_ONLINE);
+	request_write(r, &env);
 }
 
 static void report_problem(const site_config *cfg, const char *problem)
@@ -154,8 +137,12 @@ int local_check_options(const site_config *cfg)
 	if (spank_context() == S_CTX_ALLOCATOR && !cfg->error[0] &&
 	    chosen.path[0] && !chosen.online) {
 		/* For the sruns of the job; each checks its own step again. */
-		setenv(ENV_MATRIX, chosen.path, 1);
-		setenv(ENV_MATRIX_ARG, user_opt.matrix, 1);
+		step_request r = { 0 };
+
+		snprintf(r.matrix, sizeof(r.matrix), "%s", chosen.path);
+		snprintf(r.matrix_arg, sizeof(r.matrix_arg), "%s",
+			 user_opt.matrix);
+		tell_nodes(&r);
 	}
 	if (chosen.problem[0]) {
 		report_problem(cfg, chosen.problem);
@@ -205,8 +192,9 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 {
 	uint32_t ntasks = 0;
 	int use = 0;
+	static step_request req; /* large: not on srun's stack */
 
-	unset_step_variables();
+	memset(&req, 0, sizeof(req));
 	if (spank_get_item(sp, S_JOB_TOTAL_TASK_COUNT, &ntasks) != ESPANK_SUCCESS)
 		ntasks = 0;
 	if (chosen.asked && chosen.online && !chosen.problem[0]) {
@@ -234,9 +222,10 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 		if (found)
 			report_problem(cfg, chosen.problem);
 		if (chosen.problem[0]) {
-			unset_all_variables();
-			setenv(cfg->fail ? ENV_ABORT : ENV_FALLBACK,
-			       chosen.problem, 1);
+			text_clean(cfg->fail ? req.abort : req.fallback,
+				   sizeof(req.abort), chosen.problem,
+				   strlen(chosen.problem));
+			tell_nodes(&req);
 			return cfg->fail ? -1 : 0;
 		}
 		use = 1;
@@ -257,41 +246,29 @@ int local_prepare_step(spank_t sp, const site_config *cfg)
 		if (user_opt.report && !chosen.asked)
 			say(PLUGIN ": --comm-matrix-report: this step uses no "
 			    "matrix, there is nothing to report");
-		unset_all_variables();
-		forget(ENV_JOBWIDE);
+		tell_nodes(&req);
 		return 0;
 	}
 	/* the nodes take srun's arbitrary distribution out of the tasks'
 	 * environment, where it would confuse a nested srun */
 	if (jobwide_placed())
-		setenv(ENV_JOBWIDE, "yes", 1);
+		strcpy(req.jobwide, "yes");
+	if (chosen.online)
+		snprintf(req.online, sizeof(req.online), "%s", chosen.params);
 	else
-		forget(ENV_JOBWIDE);
-	if (chosen.online) {
-		forget(ENV_MATRIX);
-		setenv(ENV_ONLINE, chosen.params, 1);
-	} else {
-		forget(ENV_ONLINE);
-		setenv(ENV_MATRIX, chosen.path, 1);
-	}
-	forget(ENV_MATRIX_ARG);
+		snprintf(req.matrix, sizeof(req.matrix), "%s", chosen.path);
 	if (user_opt.report)
-		setenv(ENV_REPORT, "yes", 1);
-	else
-		forget(ENV_REPORT);
+		strcpy(req.report, "yes");
 	if (user_opt.svg)
-		setenv(ENV_SVG, "yes", 1);
-	else
-		forget(ENV_SVG);
+		strcpy(req.svg, "yes");
 	if (user_opt.topology)
-		setenv(ENV_TOPOLOGY, user_opt.topology, 1);
-	else
-		forget(ENV_TOPOLOGY);
+		snprintf(req.topology, sizeof(req.topology), "%s",
+			 user_opt.topology);
 	/* The user's choice; without one the nodes take the site's
 	 * algorithm= (the same plugstack.conf), else the helper's default. */
 	if (user_opt.algorithm)
-		setenv(ENV_ALGORITHM, user_opt.algorithm, 1);
-	else
-		forget(ENV_ALGORITHM);
+		snprintf(req.algorithm, sizeof(req.algorithm), "%s",
+			 user_opt.algorithm);
+	tell_nodes(&req);
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "request_env.h"
 #include "tm_spank.h"
 
 static int exists(const char *path)
@@ -47,12 +48,15 @@ void matrix_file_resolve(const site_config *cfg, const char *arg,
 			  size_t plen)
 {
 	char cwd[PATH_TEXT_MAX];
-	const char *from_sbatch = getenv(ENV_MATRIX_ARG);
-	const char *sbatch_path = getenv(ENV_MATRIX);
+	/* what sbatch resolved for the steps of its job (a request of its
+	 * own, read and checked like a node's) */
+	static step_request sbatch;
+	request_env env = request_env_process();
+	request_error err;
 
-	if (from_sbatch && sbatch_path && !strcmp(from_sbatch, arg) &&
-	    sbatch_path[0] == '/') {
-		snprintf(path, psize, "%s", sbatch_path);
+	if (request_read(&sbatch, &env, &err) == 0 && sbatch.matrix_arg[0] &&
+	    !strcmp(sbatch.matrix_arg, arg) && sbatch.matrix[0]) {
+		snprintf(path, psize, "%s", sbatch.matrix);
 		return;
 	}
 	if (arg[0] == '/') {

@@ -136,19 +136,16 @@ static void forget_inherited(spank_t sp, const site_config *cfg)
 }
 
 int online_plan_node(spank_t sp, const site_config *cfg, node_plan *plan,
-		     char *why, size_t wl)
+		     const char *spec, char *why, size_t wl)
 {
-	char env[ONLINE_TEXT_MAX];
 	struct stat st;
 	uid_t uid;
 	uint32_t jobid, stepid;
 
-	if (spank_getenv(sp, ENV_ONLINE, env, sizeof(env)) != ESPANK_SUCCESS ||
-	    !env[0]) {
+	if (!spec[0]) {
 		forget_inherited(sp, cfg);
 		return 1;
 	}
-	spank_unsetenv(sp, ENV_ONLINE);
 	plan->online = 1;
 	if (spank_get_item(sp, S_JOB_UID, &uid) ||
 	    spank_get_item(sp, S_JOB_ID, &jobid) ||
@@ -162,7 +159,8 @@ int online_plan_node(spank_t sp, const site_config *cfg, node_plan *plan,
 	    plan->cpus_per_task == 0)
 		plan->cpus_per_task = 1;
 	/* srun checked them; the job's environment is the user's to change */
-	if (online_params(cfg, NULL, env, ENV_ONLINE, plan->online_params,
+	if (online_params(cfg, NULL, spec, "SLURM_TREEMATCH_ONLINE",
+			  plan->online_params,
 			  sizeof(plan->online_params), why, wl) < 0)
 		return -1;
 	/* The library is the site's file; a step cannot use it when it is

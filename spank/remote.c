@@ -21,6 +21,7 @@
 
 #include "helper_run.h"
 #include "placement.h"
+#include "request_env.h"
 #include "step_watch.h"
 #include "tm_map.h"
 #include "tm_list.h"
@@ -62,16 +63,16 @@ static int job_env(spank_t sp, const char *name, char *buf, int len)
 	       0 : -1;
 }
 
-/* A step without a matrix gets none of the plugin's variables, not even
- * stale or blanked ones from the user's environment. */
-static void forget_variables(spank_t sp)
+/* The tasks get none of the request's variables (request.h), nor stale
+ * or blanked ones from the user's environment, nor what a task of another
+ * step was told; those of a step placed from a matrix keep its path. */
+static void forget_variables(spank_t sp, int placed)
 {
-	static const char *const names[] = { ENV_MATRIX, ENV_MATRIX_ARG,
-		ENV_FALLBACK, ENV_ABORT, ENV_REPORT, ENV_TOPOLOGY, ENV_ALGORITHM,
-		ENV_CPUS, ENV_STATUS, ENV_SVG, ENV_ONLINE };
+	request_env env = request_env_job(sp);
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		spank_unsetenv(sp, names[i]);
+	request_clear(&env, placed);
+	spank_unsetenv(sp, ENV_CPUS);
+	spank_unsetenv(sp, ENV_STATUS);
 }
 
 /* The node's Slurm name: several slurmds on one host (and the tests) share
@@ -425,34 +426,45 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 	step_cpus_job step_cpus = { 0 };
 	char why[TEXT_MAX] = "", env[TEXT_MAX];
 	uint32_t stepid = 0;
+	static step_request req; /* large: not on slurmstepd's stack */
+	request_env job = request_env_job(sp);
+	request_error bad;
 
 	memset(plan, 0, sizeof(*plan));
 	plan->fail = cfg->fail;
 	if (spank_get_item(sp, S_JOB_STEPID, &stepid) || !step_is_placed(stepid))
 		return 0;
-	/* srun placed the ranks on the nodes with an arbitrary distribution
-	 * of its own: a nested srun in a task must not inherit it */
-	if (job_env(sp, ENV_JOBWIDE, env, sizeof(env)) == 0 &&
+	/* what srun asked, checked in one call: the job's environment is the
+	 * user's to change */
+	int readable = request_read(&req, &job, &bad);
+	if (readable == 0 && req.jobwide[0] &&
 	    job_env(sp, "SLURM_DISTRIBUTION", why, sizeof(why)) == 0 &&
 	    strcmp(why, "arbitrary") == 0)
+		/* srun placed the ranks on the nodes with an arbitrary
+		 * distribution of its own: a nested srun in a task must not
+		 * inherit it */
 		spank_unsetenv(sp, "SLURM_DISTRIBUTION");
 	why[0] = '\0';
-	/* srun already said why on the user's terminal: only the status. */
-	if (job_env(sp, ENV_ABORT, env, sizeof(env)) == 0) {
-		plan->active = plan->refuse = 1;
-		text_clean(why, sizeof(why), env, sizeof(env));
-		snprintf(plan->status, sizeof(plan->status), "fallback: %s", why);
-		return 0;
-	}
-	if (job_env(sp, ENV_FALLBACK, env, sizeof(env)) == 0) {
+	forget_variables(sp, readable == 0 && req.matrix[0] &&
+			     !req.abort[0] && !req.fallback[0] &&
+			     !req.online[0]);
+	if (readable < 0) {
 		plan->active = 1;
-		text_clean(why, sizeof(why), env, sizeof(env));
-		snprintf(plan->status, sizeof(plan->status), "fallback: %s", why);
+		snprintf(why, sizeof(why), "%.1000s", bad.text);
+		goto failed;
+	}
+	/* srun already said why on the user's terminal: only the status. */
+	if (req.abort[0] || req.fallback[0]) {
+		plan->active = 1;
+		plan->refuse = req.abort[0] != '\0';
+		snprintf(plan->status, sizeof(plan->status), "fallback: %.1000s",
+			 req.abort[0] ? req.abort : req.fallback);
 		return 0;
 	}
 	node_name(s.node, sizeof(s.node));
 	snprintf(plan->node, sizeof(plan->node), "%s", s.node);
-	int online = online_plan_node(sp, cfg, plan, why, sizeof(why));
+	int online = online_plan_node(sp, cfg, plan, req.online, why,
+				      sizeof(why));
 	if (online <= 0) {
 		plan->active = 1;
 		if (online < 0 || cfg->error[0]) {
@@ -462,20 +474,15 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 			plan->online = 0;
 			goto failed;
 		}
-		plan->report = cfg->report ||
-			(job_env(sp, ENV_REPORT, env, sizeof(env)) == 0 &&
-			 !strcmp(env, "yes"));
-		/* the static path's variables, stale ones included */
-		forget_variables(sp);
+		plan->report = cfg->report || req.report[0];
 		snprintf(plan->status, sizeof(plan->status), "online");
 		slurm_info(PLUGIN ": %s: %u tasks placed online", s.node,
 			   plan->nlocal);
 		return 0;
 	}
-	if (job_env(sp, ENV_MATRIX, s.matrix, sizeof(s.matrix)) < 0) {
-		forget_variables(sp);
+	if (!req.matrix[0])
 		return 0; /* no matrix: the step is Slurm's alone */
-	}
+	snprintf(s.matrix, sizeof(s.matrix), "%s", req.matrix);
 	plan->active = 1;
 
 	if (cfg->error[0]) {
@@ -484,44 +491,25 @@ int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 	}
 	if (read_step(sp, &s, why, sizeof(why)) < 0)
 		goto failed;
-	if (s.matrix[0] != '/') {
-		snprintf(why, sizeof(why), "%.512s: expected an absolute path",
-			 s.matrix);
-		goto failed;
-	}
 	/* srun checked it; the file may have been replaced since */
 	if (matrix_file_trusted(cfg, s.matrix, s.uid, why, sizeof(why)) < 0)
 		goto failed;
 	if (cfg->topology[0])
 		snprintf(s.topology, sizeof(s.topology), "%s", cfg->topology);
-	else if (job_env(sp, ENV_TOPOLOGY, env, sizeof(env)) == 0) {
-		snprintf(s.topology, sizeof(s.topology), "%s", env);
+	else if (req.topology[0]) {
+		snprintf(s.topology, sizeof(s.topology), "%s", req.topology);
 		/* the user's: what it may cost this node is bounded */
 		if (topology_too_big(s.topology, s.ntasks, s.cpus_per_task, why,
 				     sizeof(why)))
 			goto failed;
 	}
 	plan->dry_run = s.topology[0] != '\0';
-	/* The user's --comm-matrix-algorithm wins over the site's algorithm=.
-	 * srun checked the name; the job's environment is the user's to
-	 * change, so it is checked again before it reaches a command line. */
-	if (job_env(sp, ENV_ALGORITHM, env, sizeof(env)) == 0)
-		snprintf(s.algorithm, sizeof(s.algorithm), "%s", env);
-	else
-		snprintf(s.algorithm, sizeof(s.algorithm), "%s", cfg->algorithm);
-	tm_algorithm algorithm;
-	if (s.algorithm[0] && tm_algorithm_parse(s.algorithm, &algorithm) < 0) {
-		char name[64];
-
-		text_clean(name, sizeof(name), s.algorithm, strlen(s.algorithm));
-		snprintf(why, sizeof(why), ENV_ALGORITHM "=%s: expected %s", name,
-			 tm_algorithm_choices());
-		goto failed;
-	}
-	s.report = cfg->report || (job_env(sp, ENV_REPORT, env, sizeof(env)) == 0 &&
-				   !strcmp(env, "yes"));
-	s.svg = job_env(sp, ENV_SVG, env, sizeof(env)) == 0 &&
-		!strcmp(env, "yes");
+	/* The user's --comm-matrix-algorithm (checked by request_read) wins
+	 * over the site's algorithm=. */
+	snprintf(s.algorithm, sizeof(s.algorithm), "%s",
+		 req.algorithm[0] ? req.algorithm : cfg->algorithm);
+	s.report = cfg->report || req.report[0];
+	s.svg = req.svg[0] != '\0';
 	if (!plan->dry_run) {
 		if (spank_get_item(sp, S_STEP_ALLOC_CORES, &s.cores) ||
 		    (s.ncores = count_list(s.cores)) <= 0) {

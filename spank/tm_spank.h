@@ -25,19 +25,8 @@
 
 #define PLUGIN "treematch"
 
-/* Variables of the job's environment through which srun/sbatch talk to
- * the nodes.  SLURM_* names survive --export=NONE. */
-#define ENV_MATRIX      "SLURM_TREEMATCH_MATRIX"      /* absolute path */
-#define ENV_MATRIX_ARG  "SLURM_TREEMATCH_MATRIX_ARG"  /* as sbatch saw it */
-#define ENV_FALLBACK    "SLURM_TREEMATCH_FALLBACK"    /* why not placed */
-#define ENV_ABORT       "SLURM_TREEMATCH_ABORT"       /* on_error=fail */
-#define ENV_REPORT      "SLURM_TREEMATCH_REPORT"      /* "yes" */
-#define ENV_TOPOLOGY    "SLURM_TREEMATCH_TOPOLOGY"    /* dry-run topology */
-#define ENV_ALGORITHM   "SLURM_TREEMATCH_ALGORITHM"   /* the user's policy */
-#define ENV_SVG         "SLURM_TREEMATCH_SVG"         /* "yes": draw it */
-#define ENV_JOBWIDE     "SLURM_TREEMATCH_JOBWIDE"     /* "yes": placed by srun */
-#define ENV_ONLINE      "SLURM_TREEMATCH_ONLINE"      /* online: parameters */
-/* What each task gets. */
+/* What srun/sbatch ask of the nodes is the step's request (request.h);
+ * what each task gets: */
 #define ENV_CPUS        "SLURM_TREEMATCH_CPUS"
 #define ENV_STATUS      "SLURM_TREEMATCH_STATUS"
 
@@ -162,12 +151,12 @@ int online_asked(const char *matrix_arg);
 int online_params(const site_config *cfg, const char *policy,
 		  const char *spec, const char *what, char *out, size_t size,
 		  char *why, size_t wl);
-/* slurmstepd, user_init: a step with ENV_ONLINE gets plan->online (and
- * 0; plan->node must be set), one without has any online variables it
- * inherited removed (returns 1: not online).  -1 with why: online asked,
- * not possible. */
+/* slurmstepd, user_init: a step whose request has online parameters
+ * (spec, "" when none) gets plan->online (and 0; plan->node must be set),
+ * one without has any online variables it inherited removed (returns 1:
+ * not online).  -1 with why: online asked, not possible. */
 int online_plan_node(spank_t sp, const site_config *cfg, node_plan *plan,
-		     char *why, size_t wl);
+		     const char *spec, char *why, size_t wl);
 /* Each task, task_init (as the user): what the profiler's online mode
  * reads, and the library in LD_PRELOAD. */
 void online_task_env(spank_t sp, const node_plan *plan, int local_id);

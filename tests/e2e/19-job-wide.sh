@@ -229,16 +229,67 @@ check_eq "srun allocating its own 4 nodes: exit 0, nothing said (Slurm's layout,
 check_eq "... Slurm's block layout" "$(node_of "$TM_OUT")" "$(node_of "$slurm")"
 
 # ---- topology/block (23.11 and later): a block is a level above its nodes ----------
+# With topology.yaml (25.05 and later) the blocks are the topology of one
+# partition only, beside a default tree that pairs the nodes otherwise
+# (s1 = n1,n3 ...): each partition's steps are placed by its own.
 
-if e2e_slurm_at_least 23.11; then
-	cluster_stop
-	TOPOLOGY_CONF="BlockName=b1 Nodes=n[1-2]
+blocks_conf="BlockName=b1 Nodes=n[1-2]
 BlockName=b2 Nodes=n[3-4]
 BlockName=b3 Nodes=n[5-6]
 BlockName=b4 Nodes=n[7-8]
-BlockSizes=2" TOPOLOGY_PLUGIN=topology/block cluster_start 8
+BlockSizes=2"
+topology_yaml="- topology: interleaved
+  cluster_default: true
+  tree:
+    switches:
+      - switch: s0
+        children: s[1-4]
+      - switch: s1
+        nodes: n[1,3]
+      - switch: s2
+        nodes: n[2,4]
+      - switch: s3
+        nodes: n[5,7]
+      - switch: s4
+        nodes: n[6,8]
+- topology: blocks
+  block:
+    block_sizes: [2]
+    blocks:
+      - block: b1
+        nodes: n[1-2]
+      - block: b2
+        nodes: n[3-4]
+      - block: b3
+        nodes: n[5-6]
+      - block: b4
+        nodes: n[7-8]"
+if e2e_slurm_at_least 25.05; then
+	saved=$PWD/groups16.json	# the first cluster's directory stays
+	cluster_stop
+	TOPOLOGY_CONF= TOPOLOGY_YAML=$topology_yaml \
+		SLURM_CONF_EXTRA="PartitionName=blk Nodes=ALL MaxTime=INFINITE State=UP Topology=blocks" \
+		cluster_start 8
 	cd "$E2E_WORK" || exit 1
-	cp "$OLDPWD/groups16.json" .
+	cp "$saved" .
+	check_match "topology.yaml: scontrol show topology blocks shows the four blocks" \
+		"$(scontrol show topology blocks 2>&1)" 'BlockName=b4 .*Nodes=n\[7-8\]'
+	tm_run salloc -Q -p blk -N8 -n16 srun -Q --comm-matrix=groups16.json --comm-matrix-report "$TM_PROBE"
+	check_eq "partition blk (Topology=blocks), salloc -N8 -n16, 4 groups: exit 0" "$TM_RC" 0
+	groups_apart block
+	tm_run salloc -Q -N8 -n16 srun -Q --comm-matrix=groups16.json --comm-matrix-report "$TM_PROBE"
+	check_eq "the default partition (the interleaved tree): exit 0" "$TM_RC" 0
+	for g in 0 1 2 3; do
+		sw=$(for a in 0 1 2 3; do n=$(node_for "$TM_OUT" $((g + 4 * a))); n=${n#n}
+			echo $(( (n - 1) / 4 * 2 + (n - 1) % 2 )); done | sort -u | paste -sd' ' -)
+		check_eq "... group $g lies under one interleaved switch ($sw)" "$(wc -w <<<"$sw")" 1
+	done
+elif e2e_slurm_at_least 23.11; then
+	saved=$PWD/groups16.json	# the first cluster's directory stays
+	cluster_stop
+	TOPOLOGY_CONF=$blocks_conf TOPOLOGY_PLUGIN=topology/block cluster_start 8
+	cd "$E2E_WORK" || exit 1
+	cp "$saved" .
 	check_match "scontrol show topology shows the four blocks" \
 		"$(scontrol show topology 2>&1)" 'BlockName=b4 .*Nodes=n\[7-8\]'
 	tm_run salloc -Q -N8 -n16 srun -Q --comm-matrix=groups16.json --comm-matrix-report "$TM_PROBE"

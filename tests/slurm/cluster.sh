@@ -24,6 +24,8 @@
 #   TOPOLOGY_CONF=LINES     a switch tree: written as topology.conf, with
 #                           TopologyPlugin=$TOPOLOGY_PLUGIN
 #   TOPOLOGY_PLUGIN=topology/tree  (topology/block for BlockName= lines)
+#   TOPOLOGY_YAML=TEXT      topology.yaml instead (Slurm 25.05 and later:
+#                           several topologies, one per partition)
 #   BASE_PORT=N             slurmctld's port; node i listens on N+i (default:
 #                           the first free block above 20000, picked under a
 #                           lock so that parallel runs never share one)
@@ -336,7 +338,10 @@ NodeName=$nodes NodeHostname=$host NodeAddr=127.0.0.1 Port=$ports ${hw}State=UNK
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
 	[ -z "$CONF_EXTRA" ] || printf '%s\n' "$CONF_EXTRA" >>"$DIR/etc/slurm.conf"
-	if [ -n "${TOPOLOGY_CONF:-}" ]; then
+	if [ -n "${TOPOLOGY_YAML:-}" ]; then
+		# Slurm 25.05 and later: several topologies, chosen per partition
+		printf '%s\n' "$TOPOLOGY_YAML" >"$DIR/etc/topology.yaml"
+	elif [ -n "${TOPOLOGY_CONF:-}" ]; then
 		# Slurm reads topology.conf beside slurm.conf
 		printf '%s\n' "$TOPOLOGY_CONF" >"$DIR/etc/topology.conf"
 		echo "TopologyPlugin=${TOPOLOGY_PLUGIN:-topology/tree}" >>"$DIR/etc/slurm.conf"
