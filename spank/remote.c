@@ -419,151 +419,170 @@ static void fail_or_warn(const site_config *cfg, node_plan *plan,
 	}
 }
 
+/* The step's matrix, checked here and given to the helper for this node's
+ * ranks: plan's CPUs, or why not in why (-1), or -2 when the step was
+ * cancelled meanwhile. */
+static int plan_from_matrix(spank_t sp, const site_config *cfg,
+			    const step_request *req, step_info *s,
+			    node_plan *plan, char *why, size_t wl)
+{
+	placement pl = { 0 };
+	step_cpus_job step_cpus = { 0 };
+
+	snprintf(s->matrix, sizeof(s->matrix), "%s", req->matrix);
+	if (cfg->error[0]) {
+		snprintf(why, wl, "the plugin is disabled: %.900s", cfg->error);
+		return -1;
+	}
+	if (read_step(sp, s, why, wl) < 0)
+		return -1;
+	/* srun checked it; the file may have been replaced since */
+	if (matrix_file_trusted(cfg, s->matrix, s->uid, why, wl) < 0)
+		return -1;
+	if (cfg->topology[0]) {
+		snprintf(s->topology, sizeof(s->topology), "%s", cfg->topology);
+	} else if (req->topology[0]) {
+		snprintf(s->topology, sizeof(s->topology), "%s", req->topology);
+		/* the user's: what it may cost this node is bounded */
+		if (topology_too_big(s->topology, s->ntasks, s->cpus_per_task,
+				     why, wl))
+			return -1;
+	}
+	plan->dry_run = s->topology[0] != '\0';
+	/* The user's --comm-matrix-algorithm (checked by request_read) wins
+	 * over the site's algorithm=. */
+	snprintf(s->algorithm, sizeof(s->algorithm), "%s",
+		 req->algorithm[0] ? req->algorithm : cfg->algorithm);
+	s->report = cfg->report || req->report[0];
+	s->svg = req->svg[0] != '\0';
+	if (!plan->dry_run) {
+		if (spank_get_item(sp, S_STEP_ALLOC_CORES, &s->cores) ||
+		    (s->ncores = count_list(s->cores)) <= 0) {
+			snprintf(why, wl, "Slurm gave no core list for the step "
+				 "(%.200s)", s->cores ? s->cores : "none");
+			return -1;
+		}
+		/* what the helper's answer is checked against: Slurm's */
+		step_cpus = (step_cpus_job){ .cores = s->cores,
+					     .out = s->step_cpus,
+					     .size = sizeof(s->step_cpus) };
+		step_cpus_start(&step_cpus);
+	}
+	int ran = run_helper(cfg, s, &pl, plan->dry_run ? NULL : &step_cpus,
+			     why, wl);
+	step_cpus_finish(&step_cpus, NULL, 0); /* on every path: joined */
+	if (ran < 0) {
+		placement_free(&pl);
+		return ran;
+	}
+	if (s->report)
+		plan->message = report_text(s, &pl);
+	if (s->svg_argv) {
+		plan->svg_argv = s->svg_argv; /* taken over: task 0 runs it */
+		s->svg_argv = NULL;
+		plan->timeout = cfg->timeout;
+		snprintf(plan->svg_file, sizeof(plan->svg_file),
+			 "treematch-%u.%u-%s.svg", s->jobid, s->stepid,
+			 s->node);
+	}
+	plan->ntasks = (int)s->nlocal;
+	plan->cpus = pl.cpus; /* taken over: the tasks read them */
+	pl.cpus = NULL;
+	placement_free(&pl);
+	snprintf(plan->status, sizeof(plan->status), "%s",
+		 plan->dry_run ? "dry-run" : "applied");
+	slurm_info(PLUGIN ": %s: step %u.%u: %u tasks placed (%s)", s->node,
+		   s->jobid, s->stepid, s->nlocal, plan->status);
+	return 0;
+}
+
+/* --comm-matrix=online: the tasks map themselves (online.c); 1 when the
+ * step is not online, 0 when planned, -1 with why. */
+static int plan_online(spank_t sp, const site_config *cfg,
+		       const step_request *req, node_plan *plan, char *why,
+		       size_t wl)
+{
+	int online = online_plan_node(sp, cfg, plan, req->online, why, wl);
+
+	if (online > 0)
+		return 1;
+	if (online < 0 || cfg->error[0]) {
+		if (!why[0])
+			snprintf(why, wl, "the plugin is disabled: %.900s",
+				 cfg->error);
+		plan->online = 0;
+		return -1;
+	}
+	plan->report = cfg->report || req->report[0];
+	snprintf(plan->status, sizeof(plan->status), "online");
+	slurm_info(PLUGIN ": %s: %u tasks placed online", plan->node,
+		   plan->nlocal);
+	return 0;
+}
+
 int remote_plan_node(spank_t sp, const site_config *cfg, node_plan *plan)
 {
 	step_info s = { 0 };
-	placement pl = { 0 };
-	step_cpus_job step_cpus = { 0 };
-	char why[TEXT_MAX] = "", env[TEXT_MAX];
+	char why[TEXT_MAX] = "", dist[32];
 	uint32_t stepid = 0;
 	static step_request req; /* large: not on slurmstepd's stack */
 	request_env job = request_env_job(sp);
 	request_error bad;
+	int rc;
 
 	memset(plan, 0, sizeof(*plan));
 	plan->fail = cfg->fail;
 	if (spank_get_item(sp, S_JOB_STEPID, &stepid) || !step_is_placed(stepid))
 		return 0;
+	node_name(s.node, sizeof(s.node));
+	snprintf(plan->node, sizeof(plan->node), "%s", s.node);
 	/* what srun asked, checked in one call: the job's environment is the
 	 * user's to change */
 	int readable = request_read(&req, &job, &bad);
 	if (readable == 0 && req.jobwide[0] &&
-	    job_env(sp, "SLURM_DISTRIBUTION", why, sizeof(why)) == 0 &&
-	    strcmp(why, "arbitrary") == 0)
+	    job_env(sp, "SLURM_DISTRIBUTION", dist, sizeof(dist)) == 0 &&
+	    strcmp(dist, "arbitrary") == 0)
 		/* srun placed the ranks on the nodes with an arbitrary
 		 * distribution of its own: a nested srun in a task must not
 		 * inherit it */
 		spank_unsetenv(sp, "SLURM_DISTRIBUTION");
-	why[0] = '\0';
 	forget_variables(sp, readable == 0 && req.matrix[0] &&
 			     !req.abort[0] && !req.fallback[0] &&
 			     !req.online[0]);
 	if (readable < 0) {
 		plan->active = 1;
 		snprintf(why, sizeof(why), "%.1000s", bad.text);
-		goto failed;
-	}
-	/* srun already said why on the user's terminal: only the status. */
-	if (req.abort[0] || req.fallback[0]) {
+		rc = -1;
+	} else if (req.abort[0] || req.fallback[0]) {
+		/* srun already said why on the user's terminal: the status */
 		plan->active = 1;
 		plan->refuse = req.abort[0] != '\0';
 		snprintf(plan->status, sizeof(plan->status), "fallback: %.1000s",
 			 req.abort[0] ? req.abort : req.fallback);
 		return 0;
-	}
-	node_name(s.node, sizeof(s.node));
-	snprintf(plan->node, sizeof(plan->node), "%s", s.node);
-	int online = online_plan_node(sp, cfg, plan, req.online, why,
-				      sizeof(why));
-	if (online <= 0) {
+	} else if ((rc = plan_online(sp, cfg, &req, plan, why,
+				     sizeof(why))) <= 0) {
 		plan->active = 1;
-		if (online < 0 || cfg->error[0]) {
-			if (!why[0])
-				snprintf(why, sizeof(why), "the plugin is "
-					 "disabled: %.900s", cfg->error);
-			plan->online = 0;
-			goto failed;
-		}
-		plan->report = cfg->report || req.report[0];
-		snprintf(plan->status, sizeof(plan->status), "online");
-		slurm_info(PLUGIN ": %s: %u tasks placed online", s.node,
-			   plan->nlocal);
-		return 0;
-	}
-	if (!req.matrix[0])
+	} else if (!req.matrix[0]) {
 		return 0; /* no matrix: the step is Slurm's alone */
-	snprintf(s.matrix, sizeof(s.matrix), "%s", req.matrix);
-	plan->active = 1;
-
-	if (cfg->error[0]) {
-		snprintf(why, sizeof(why), "the plugin is disabled: %.900s", cfg->error);
-		goto failed;
+	} else {
+		plan->active = 1;
+		rc = plan_from_matrix(sp, cfg, &req, &s, plan, why,
+				      sizeof(why));
 	}
-	if (read_step(sp, &s, why, sizeof(why)) < 0)
-		goto failed;
-	/* srun checked it; the file may have been replaced since */
-	if (matrix_file_trusted(cfg, s.matrix, s.uid, why, sizeof(why)) < 0)
-		goto failed;
-	if (cfg->topology[0])
-		snprintf(s.topology, sizeof(s.topology), "%s", cfg->topology);
-	else if (req.topology[0]) {
-		snprintf(s.topology, sizeof(s.topology), "%s", req.topology);
-		/* the user's: what it may cost this node is bounded */
-		if (topology_too_big(s.topology, s.ntasks, s.cpus_per_task, why,
-				     sizeof(why)))
-			goto failed;
-	}
-	plan->dry_run = s.topology[0] != '\0';
-	/* The user's --comm-matrix-algorithm (checked by request_read) wins
-	 * over the site's algorithm=. */
-	snprintf(s.algorithm, sizeof(s.algorithm), "%s",
-		 req.algorithm[0] ? req.algorithm : cfg->algorithm);
-	s.report = cfg->report || req.report[0];
-	s.svg = req.svg[0] != '\0';
-	if (!plan->dry_run) {
-		if (spank_get_item(sp, S_STEP_ALLOC_CORES, &s.cores) ||
-		    (s.ncores = count_list(s.cores)) <= 0) {
-			snprintf(why, sizeof(why), "Slurm gave no core list for "
-				 "the step (%.200s)", s.cores ? s.cores : "none");
-			goto failed;
-		}
-		/* what the helper's answer is checked against: Slurm's */
-		step_cpus = (step_cpus_job){ .cores = s.cores,
-					     .out = s.step_cpus,
-					     .size = sizeof(s.step_cpus) };
-		step_cpus_start(&step_cpus);
-	}
-	int ran = run_helper(cfg, &s, &pl, plan->dry_run ? NULL : &step_cpus,
-			     why, sizeof(why));
-	step_cpus_finish(&step_cpus, NULL, 0); /* on every path: joined */
-	if (ran == -2) {
+	if (rc == -2) {
 		/* nothing to fall back to: Slurm is ending the step */
-		plan->refuse = 1;
-		text_clean(env, sizeof(env), why, strlen(why));
-		snprintf(plan->status, sizeof(plan->status), "fallback: %.900s",
-			 env);
-		slurm_info(PLUGIN ": %s: step %u.%u: %s", s.node, s.jobid,
-			   s.stepid, env);
-		placement_free(&pl);
-		free(s.ranks);
-		free_argv(s.svg_argv);
-		return 0;
-	}
-	if (ran < 0)
-		goto failed;
+		char clean[TEXT_MAX - 16];
 
-	if (s.report)
-		plan->message = report_text(&s, &pl);
-	if (s.svg_argv) {
-		plan->svg_argv = s.svg_argv; /* taken over: task 0 runs it */
-		s.svg_argv = NULL;
-		plan->timeout = cfg->timeout;
-		snprintf(plan->svg_file, sizeof(plan->svg_file),
-			 "treematch-%u.%u-%s.svg", s.jobid, s.stepid, s.node);
+		plan->refuse = 1;
+		text_clean(clean, sizeof(clean), why, strlen(why));
+		snprintf(plan->status, sizeof(plan->status), "fallback: %s",
+			 clean);
+		slurm_info(PLUGIN ": %s: step %u.%u: %s", s.node, s.jobid,
+			   s.stepid, clean);
+	} else if (rc < 0) {
+		fail_or_warn(cfg, plan, s.node, why);
 	}
-	plan->ntasks = (int)s.nlocal;
-	plan->cpus = pl.cpus; /* taken over: the tasks read them */
-	pl.cpus = NULL;
-	snprintf(plan->status, sizeof(plan->status), "%s",
-		 plan->dry_run ? "dry-run" : "applied");
-	slurm_info(PLUGIN ": %s: step %u.%u: %u tasks placed (%s)", s.node,
-		   s.jobid, s.stepid, s.nlocal, plan->status);
-	placement_free(&pl);
-	free(s.ranks);
-	return 0;
-failed:
-	fail_or_warn(cfg, plan, s.node, why);
-	placement_free(&pl);
 	free(s.ranks);
 	free_argv(s.svg_argv);
 	return 0;
