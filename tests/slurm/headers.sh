@@ -17,7 +17,7 @@ releases=$("$top/tests/slurm/release.sh" list 2>/dev/null)
 failed=0 checks=0
 compile() {	# compile WHAT CPPFLAGS
 	checks=$((checks + 1))
-	if out=$(make -s --no-print-directory -C "$build" spank-syntax-check SLURM_CPPFLAGS="$2" 2>&1) &&
+	if out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$build" spank-syntax-check SLURM_CPPFLAGS="$2" 2>&1) &&
 		[ -z "$out" ]; then
 		echo "ok - the plugin compiles against $1 with no warning"
 	else
@@ -42,7 +42,7 @@ old=$(mktemp -d) && mkdir -p "$old/slurm" &&
 	for h in "$prefix"/include/slurm/*.h; do cp "$h" "$old/slurm/"; done &&
 	sed -i 's/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER 0x150800/' \
 		"$old/slurm/slurm_version.h"
-out=$(make -s --no-print-directory -C "$build" spank-syntax-check SLURM_CPPFLAGS="-I$old" 2>&1)
+out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$build" spank-syntax-check SLURM_CPPFLAGS="-I$old" 2>&1)
 rm -rf "$old"
 case $out in
 *"supports Slurm 22.05 to 26.05"*) echo "ok - headers of Slurm 21.08 are refused with one line" ;;

@@ -102,7 +102,8 @@ static int load(void *arg)
 /* A dense n x n matrix of one-digit weights: the most entries per byte. */
 static char *dense_text(int n, size_t *len, const char *extra)
 {
-	size_t size = (size_t)n * n * 2 + 256;
+	/* per row: "[", n digits and n separators, "," or "]", "\n" */
+	size_t size = (size_t)n * (2 * (size_t)n + 3) + 256;
 	char *text = malloc(size), *p = text;
 
 	if (!text)
