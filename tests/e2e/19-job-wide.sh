@@ -165,6 +165,24 @@ check_eq "... no node has more tasks than CPUs" \
 check_eq "... the two nodes with two tasks each hold a heavy pair" \
 	"$(for i in 0 1 2; do [ "$(node_for "$TM_OUT" "$i")" = "$(node_for "$TM_OUT" $((i + 3)))" ] && echo same; done | grep -c same)" 2
 
+# ---- a helper that lies about the nodes -------------------------------------------
+
+# srun writes the hostfile from the allocation's own names: a helper's name
+# hiding lines, or naming a node outside the allocation, leaves Slurm's
+# layout and one line
+tm_plugstack required "helper=$TM_FAKES/job-names"
+for lie in newline outside; do
+	cp pairs8.json "$lie.json"
+	tm_run salloc -Q -N4 -n8 srun -Q --comm-matrix="$lie.json" "$TM_PROBE"
+	out=$(sort -n <<<"$TM_OUT")
+	check_eq "a helper whose node names lie ($lie): exit 0, 8 tasks, two a node" \
+		"$TM_RC:$(grep -c . <<<"$out"):$(awk '{ print $2 }' <<<"$out" | sort | uniq -c | awk '{ print $1 }' | sort -u)" "0:8:2"
+	check_eq "... Slurm's block layout" "$(node_of "$out")" "$(node_of "$slurm")"
+	check_match "... and one line says why" "$TM_ERR" \
+		"^treematch: ranks not placed across nodes \(treematch-helper job gave no usable assignment\)"
+done
+tm_plugstack required
+
 # ---- what differs between Slurm releases --------------------------------------------
 
 release=$(e2e_slurm_release)
