@@ -26,8 +26,13 @@ compile() {	# compile WHAT CPPFLAGS
 		failed=$((failed + 1))
 	fi
 }
+configured=$(sed -n 's/^SLURM_CPPFLAGS = //p' "$build/Makefile")
 compile "the headers it was configured with (Slurm $(sed -n 's/^SLURM_RELEASE = //p' "$build/Makefile"))" \
-	"$(sed -n 's/^SLURM_CPPFLAGS = //p' "$build/Makefile")"
+	"$configured"
+# where those headers are, for the check of a release outside the range
+include=${configured#-I}
+include=${include%% *}
+include=${include:-/usr/include}
 for v in $releases; do
 	prefix=$("$top/tests/slurm/release.sh" headers "$v" | tail -n 1) || {
 		echo "not ok - Slurm $v: its headers could not be unpacked"
@@ -35,11 +40,12 @@ for v in $releases; do
 		continue
 	}
 	compile "Slurm $v's headers" "-I$prefix/include"
+	include=$prefix/include
 done
 # a release outside 22.05..26.05 is refused by the compat module itself
 checks=$((checks + 1))
 old=$(mktemp -d) && mkdir -p "$old/slurm" &&
-	for h in "$prefix"/include/slurm/*.h; do cp "$h" "$old/slurm/"; done &&
+	for h in "$include"/slurm/*.h; do cp "$h" "$old/slurm/"; done &&
 	sed -i 's/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER 0x150800/' \
 		"$old/slurm/slurm_version.h"
 out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$build" spank-syntax-check SLURM_CPPFLAGS="-I$old" 2>&1)
