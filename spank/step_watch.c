@@ -63,11 +63,12 @@ static int step_socket(const step_watch *w, const char *path)
 	return 0;
 }
 
-static int was_seen(const step_watch *w, unsigned long inode)
+/* At how many looks in a row before this one inode was open. */
+static int looks_before(const step_watch *w, unsigned long inode)
 {
 	for (int i = 0; i < w->nseen; i++)
 		if (w->seen[i] == inode)
-			return 1;
+			return w->looks[i];
 	return 0;
 }
 
@@ -75,7 +76,8 @@ int step_watch_cancelled(void *arg)
 {
 	step_watch *w = arg;
 	unsigned long now[STEP_WATCH_MAX];
-	int n = 0, again = 0;
+	int looks[STEP_WATCH_MAX];
+	int n = 0, waiting = 0;
 	char line[512];
 	FILE *f = fopen(w->net_unix, "re");
 
@@ -92,13 +94,17 @@ int step_watch_cancelled(void *arg)
 			   &inode, path) != 3 || st != 3 ||
 		    !step_socket(w, path))
 			continue;
-		if (was_seen(w, inode))
-			again = 1;
-		if (n < STEP_WATCH_MAX)
-			now[n++] = inode;
+		if (n == STEP_WATCH_MAX)
+			continue;
+		now[n] = inode;
+		looks[n] = looks_before(w, inode) + 1;
+		if (looks[n] >= STEP_WATCH_LOOKS)
+			waiting = 1;
+		n++;
 	}
 	fclose(f);
 	memcpy(w->seen, now, (size_t)n * sizeof(*now));
+	memcpy(w->looks, looks, (size_t)n * sizeof(*looks));
 	w->nseen = n;
-	return again;
+	return waiting;
 }

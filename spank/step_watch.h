@@ -12,6 +12,7 @@ typedef struct step_watch {
 	char net_unix[64];      /* /proc/PID/net/unix of slurmstepd */
 	char name[128];         /* "/NODE_JOB.STEP": its socket's file */
 	unsigned long seen[STEP_WATCH_MAX]; /* requests open at the last look */
+	int looks[STEP_WATCH_MAX];          /* at how many looks in a row */
 	int nseen;
 } step_watch;
 
@@ -26,7 +27,9 @@ step_watch *step_watch_init(step_watch *w, const char *node, uint32_t job,
 
 /* Nonzero when a request that waits for the step's tasks (scancel of the
  * job or the step, srun's own signals) has been open on slurmstepd's
- * socket since the last look; for helper_job.cancelled. */
+ * socket for STEP_WATCH_LOOKS looks in a row; for helper_job.cancelled,
+ * which looks twice a second. */
+enum { STEP_WATCH_LOOKS = 3 };
 int step_watch_cancelled(void *w);
 
 #endif /* TM_STEP_WATCH_H */

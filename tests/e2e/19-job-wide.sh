@@ -254,8 +254,7 @@ check_eq "... Slurm's block layout" "$(node_of "$TM_OUT")" "$(node_of "$slurm")"
 blocks_conf="BlockName=b1 Nodes=n[1-2]
 BlockName=b2 Nodes=n[3-4]
 BlockName=b3 Nodes=n[5-6]
-BlockName=b4 Nodes=n[7-8]
-BlockSizes=2"
+BlockName=b4 Nodes=n[7-8]"
 topology_yaml="- topology: interleaved
   cluster_default: true
   tree:
