@@ -90,8 +90,11 @@ int step_watch_cancelled(void *arg)
 		unsigned st;
 		char path[sizeof(line)];
 
+		/* inode 0: a connection still in the listening socket's
+		 * backlog, which slurmstepd has not accepted (it may not
+		 * until user_init is over): nothing waits for the tasks yet */
 		if (sscanf(line, "%*s %*s %*s %*s %*s %x %lu %511s", &st,
-			   &inode, path) != 3 || st != 3 ||
+			   &inode, path) != 3 || st != 3 || inode == 0 ||
 		    !step_socket(w, path))
 			continue;
 		if (n == STEP_WATCH_MAX)
