@@ -64,6 +64,19 @@ check_err "a good run: one line on stderr says which file it wrote" \
 	"^commprof: wrote m\.json \(4 ranks, 4 pairs exchanged data, 512 in all\)$"
 cp m.json good.json
 
+# Slurm 25.05 starts a step's tasks with SIGCHLD blocked
+# (doc/slurm-releases.md): commprof still sees its program end (under
+# dash it waited for ever)
+blocked='use POSIX; sigprocmask(SIG_BLOCK, POSIX::SigSet->new(SIGCHLD)); exec @ARGV or die'
+rm -f m.json
+COMMPROF_TEST_TIMEOUT=30 launch $np perl -e "$blocked" "$commprof" -o m.json "$ring" 64 2 \
+	>run.out 2>run.err
+status=$?
+if [ $status -eq 0 ]; then ok "started with SIGCHLD blocked: commprof exits 0 (not stuck)"
+else not_ok "started with SIGCHLD blocked: commprof exits 0 (got $status)"; show run.err; fi
+check_matrix "... and writes the run's matrix" ring.expected m.json
+cp good.json m.json
+
 # LAMMPS on an input error: MPI_Finalize, then rank 0 exits 1.  Only rank
 # 0 fails: a launcher stops the other ranks when one fails, which would
 # stop rank 0 before it exits (its matrix is discarded then too, but the
