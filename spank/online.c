@@ -30,15 +30,15 @@
 #include "tm_online.h"
 #include "tm_spank.h"
 
-/* What the profiler's online mode reads (contrib/profiler, doc/online.md). */
-#define ENV_LIB_ONLINE     "TREEMATCH_ONLINE"
-#define ENV_LIB_PARAMS     "TREEMATCH_ONLINE_PARAMS"
-#define ENV_LIB_SEGMENT    "TREEMATCH_ONLINE_SEGMENT"
-#define ENV_LIB_LOCAL_RANK "TREEMATCH_ONLINE_LOCAL_RANK"
-#define ENV_LIB_LOCAL_SIZE "TREEMATCH_ONLINE_LOCAL_SIZE"
-#define ENV_LIB_NODE       "TREEMATCH_ONLINE_NODE"
-#define ENV_LIB_REPORT     "TREEMATCH_ONLINE_REPORT"
-#define ENV_LIB_CPT        "TREEMATCH_ONLINE_CPUS_PER_TASK"
+/* What the profiler's online mode reads: tm_online.h names it. */
+#define ENV_LIB_ONLINE     TM_ONLINE_ENV
+#define ENV_LIB_PARAMS     TM_ONLINE_ENV_PARAMS
+#define ENV_LIB_SEGMENT    TM_ONLINE_ENV_SEGMENT
+#define ENV_LIB_LOCAL_RANK TM_ONLINE_ENV_LOCAL_RANK
+#define ENV_LIB_LOCAL_SIZE TM_ONLINE_ENV_LOCAL_SIZE
+#define ENV_LIB_NODE       TM_ONLINE_ENV_NODE
+#define ENV_LIB_REPORT     TM_ONLINE_ENV_REPORT
+#define ENV_LIB_CPT        TM_ONLINE_ENV_CPT
 
 /* LD_PRELOAD with the application's own list and ours */
 enum { PRELOAD_MAX = 8192 };

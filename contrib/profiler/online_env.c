@@ -20,20 +20,20 @@
 
 bool online_requested(void)
 {
-	const char *v = getenv("TREEMATCH_ONLINE");
+	const char *v = getenv(TM_ONLINE_ENV);
 
 	return v && strcmp(v, "1") == 0;
 }
 
 bool online_params_read(tm_online_params *p)
 {
-	const char *spec = getenv("TREEMATCH_ONLINE_PARAMS");
+	const char *spec = getenv(TM_ONLINE_ENV_PARAMS);
 	tm_error err = { 0 };
 
 	tm_online_params_default(p);
 	if (!spec)
 		return true;
-	if (tm_online_params_parse(spec, "TREEMATCH_ONLINE_PARAMS", p, &err)
+	if (tm_online_params_parse(spec, TM_ONLINE_ENV_PARAMS, p, &err)
 	    == TM_OK)
 		return true;
 	fprintf(stderr, ONLINE_PREFIX "%s; online mode off\n", err.text);
@@ -59,8 +59,8 @@ static bool parse_int(const char *text, int min, int max, int *out)
 /* The local rank and size: the plugin's, else Open MPI's. */
 static bool read_local(struct online_config *c, int world_size)
 {
-	const char *rank_var = "TREEMATCH_ONLINE_LOCAL_RANK";
-	const char *size_var = "TREEMATCH_ONLINE_LOCAL_SIZE";
+	const char *rank_var = TM_ONLINE_ENV_LOCAL_RANK;
+	const char *size_var = TM_ONLINE_ENV_LOCAL_SIZE;
 	const char *rank, *size;
 
 	rank = getenv(rank_var);
@@ -72,8 +72,8 @@ static bool read_local(struct online_config *c, int world_size)
 		size = getenv(size_var);
 	}
 	if (!rank || !size) {
-		fprintf(stderr, ONLINE_PREFIX "TREEMATCH_ONLINE_LOCAL_RANK "
-			"and TREEMATCH_ONLINE_LOCAL_SIZE are not set (nor "
+		fprintf(stderr, ONLINE_PREFIX TM_ONLINE_ENV_LOCAL_RANK " "
+			"and " TM_ONLINE_ENV_LOCAL_SIZE " are not set (nor "
 			"Open MPI's OMPI_COMM_WORLD_LOCAL_RANK and _SIZE): "
 			"online mode off\n");
 		return false;
@@ -128,12 +128,12 @@ static void launcher_key(char *key, size_t size)
 
 static bool read_segment(struct online_config *c)
 {
-	const char *name = getenv("TREEMATCH_ONLINE_SEGMENT");
+	const char *name = getenv(TM_ONLINE_ENV_SEGMENT);
 	char key[128];
 
 	if (name) {
 		if (!online_segment_name_ok(name)) {
-			fprintf(stderr, ONLINE_PREFIX "TREEMATCH_ONLINE_SEGMENT"
+			fprintf(stderr, ONLINE_PREFIX TM_ONLINE_ENV_SEGMENT
 				"=%.*s: expected /treematch-online. followed "
 				"by letters, digits, '.', '_' or '-', at most "
 				"%d characters: online mode off\n", 300, name,
@@ -148,7 +148,7 @@ static bool read_segment(struct online_config *c)
 		 (long)getuid(), key);
 	if (!online_segment_name_ok(c->segment)) {
 		fprintf(stderr, ONLINE_PREFIX "no usable segment name from "
-			"the launcher (%s): set TREEMATCH_ONLINE_SEGMENT; "
+			"the launcher (%s): set " TM_ONLINE_ENV_SEGMENT "; "
 			"online mode off\n", c->segment);
 		return false;
 	}
@@ -157,7 +157,7 @@ static bool read_segment(struct online_config *c)
 
 static void read_node(struct online_config *c)
 {
-	const char *node = getenv("TREEMATCH_ONLINE_NODE");
+	const char *node = getenv(TM_ONLINE_ENV_NODE);
 
 	if (node && *node) {
 		snprintf(c->node, sizeof c->node, "%s", node);
@@ -177,19 +177,19 @@ bool online_config_read(struct online_config *c,
 	c->params = *params;
 	if (!read_local(c, world_size) || !read_segment(c))
 		return false;
-	v = getenv("TREEMATCH_ONLINE_CPUS_PER_TASK");
+	v = getenv(TM_ONLINE_ENV_CPT);
 	if (v && !parse_int(v, 1, CPU_SETSIZE, &c->cpus_per_task)) {
-		fprintf(stderr, ONLINE_PREFIX "TREEMATCH_ONLINE_CPUS_PER_TASK"
+		fprintf(stderr, ONLINE_PREFIX TM_ONLINE_ENV_CPT
 			"=%.64s: expected a number of CPUs from 1 to %d: "
 			"online mode off\n", v, CPU_SETSIZE);
 		return false;
 	}
-	v = getenv("TREEMATCH_ONLINE_REPORT");
+	v = getenv(TM_ONLINE_ENV_REPORT);
 	c->report = v && strcmp(v, "1") == 0;
-	v = getenv("TREEMATCH_ONLINE_LOG");
+	v = getenv(TM_ONLINE_ENV_LOG);
 	if (v && *v) {
 		if (strlen(v) >= sizeof c->log_path) {
-			fprintf(stderr, ONLINE_PREFIX "TREEMATCH_ONLINE_LOG: "
+			fprintf(stderr, ONLINE_PREFIX TM_ONLINE_ENV_LOG ": "
 				"a path of at most %zu characters expected: "
 				"online mode off\n", sizeof c->log_path - 1);
 			return false;

@@ -24,6 +24,18 @@
 
 enum { TM_ONLINE_SAVE_MAX = 1024 };
 
+/* What the plugin gives each task of an online step and the profiler's
+ * online mode reads (doc/online.md): named once, here, for both. */
+#define TM_ONLINE_ENV            "TREEMATCH_ONLINE"
+#define TM_ONLINE_ENV_PARAMS     "TREEMATCH_ONLINE_PARAMS"
+#define TM_ONLINE_ENV_SEGMENT    "TREEMATCH_ONLINE_SEGMENT"
+#define TM_ONLINE_ENV_LOCAL_RANK "TREEMATCH_ONLINE_LOCAL_RANK"
+#define TM_ONLINE_ENV_LOCAL_SIZE "TREEMATCH_ONLINE_LOCAL_SIZE"
+#define TM_ONLINE_ENV_NODE       "TREEMATCH_ONLINE_NODE"
+#define TM_ONLINE_ENV_REPORT     "TREEMATCH_ONLINE_REPORT"
+#define TM_ONLINE_ENV_CPT        "TREEMATCH_ONLINE_CPUS_PER_TASK"
+#define TM_ONLINE_ENV_LOG        "TREEMATCH_ONLINE_LOG"
+
 typedef struct tm_online_params {
 	double first;  /* seconds before the first round */
 	double min;    /* the interval never goes below ... */
