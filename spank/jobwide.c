@@ -5,7 +5,9 @@
  *
  * srun reads SLURM_HOSTFILE once its options are parsed and, when no node
  * list was given, runs the step in the arbitrary distribution that file
- * describes (srun 22.05, opt.c: _opt_verify).  The last moment to set it
+ * describes (every release from 22.05 to 26.05; what differs between
+ * them, such as -N since 23.11, comes from slurm_compat.h).  The last
+ * moment to set it
  * is the --comm-matrix option callback; init_post_opt comes too late.  So
  * the callback reads srun's whole command line (srun_args.c), decides
  * whether a job-wide layout can apply, runs `treematch-helper job` as the
