@@ -181,8 +181,8 @@ static long ms_left(const struct timespec *deadline)
 /* How often the step's cancellation is looked for, in ms: job->cancelled
  * (step_watch.c reads the kernel's list of unix sockets) twice a second,
  * and only while a helper runs longer than that, so that a request seen
- * at two looks in a row stops it within a second; pending signals more
- * often. */
+ * at STEP_WATCH_LOOKS looks in a row stops it within about 1.5 s; pending
+ * signals more often. */
 enum { CANCEL_POLL_MS = 500, SIGNAL_POLL_MS = 100 };
 
 static void add_ms(struct timespec *t, long ms)

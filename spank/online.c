@@ -30,16 +30,6 @@
 #include "tm_online.h"
 #include "tm_spank.h"
 
-/* What the profiler's online mode reads: tm_online.h names it. */
-#define ENV_LIB_ONLINE     TM_ONLINE_ENV
-#define ENV_LIB_PARAMS     TM_ONLINE_ENV_PARAMS
-#define ENV_LIB_SEGMENT    TM_ONLINE_ENV_SEGMENT
-#define ENV_LIB_LOCAL_RANK TM_ONLINE_ENV_LOCAL_RANK
-#define ENV_LIB_LOCAL_SIZE TM_ONLINE_ENV_LOCAL_SIZE
-#define ENV_LIB_NODE       TM_ONLINE_ENV_NODE
-#define ENV_LIB_REPORT     TM_ONLINE_ENV_REPORT
-#define ENV_LIB_CPT        TM_ONLINE_ENV_CPT
-
 /* LD_PRELOAD with the application's own list and ours */
 enum { PRELOAD_MAX = 8192 };
 
@@ -81,8 +71,9 @@ bad:
 
 /* Names of what a task inherits from an online step. */
 static const char *const lib_variables[] = {
-	ENV_LIB_ONLINE, ENV_LIB_PARAMS, ENV_LIB_SEGMENT, ENV_LIB_LOCAL_RANK,
-	ENV_LIB_LOCAL_SIZE, ENV_LIB_NODE, ENV_LIB_REPORT, ENV_LIB_CPT,
+	TM_ONLINE_ENV, TM_ONLINE_ENV_PARAMS, TM_ONLINE_ENV_SEGMENT,
+	TM_ONLINE_ENV_LOCAL_RANK, TM_ONLINE_ENV_LOCAL_SIZE, TM_ONLINE_ENV_NODE,
+	TM_ONLINE_ENV_REPORT, TM_ONLINE_ENV_CPT,
 };
 
 /* LD_PRELOAD without the element `library`, into out ("" if nothing is
@@ -120,7 +111,7 @@ static void forget_inherited(spank_t sp, const site_config *cfg)
 {
 	char env[PRELOAD_MAX], kept[PRELOAD_MAX];
 
-	if (spank_getenv(sp, ENV_LIB_ONLINE, env, sizeof(env)) != ESPANK_SUCCESS)
+	if (spank_getenv(sp, TM_ONLINE_ENV, env, sizeof(env)) != ESPANK_SUCCESS)
 		return;
 	for (size_t i = 0; i < sizeof(lib_variables) / sizeof(*lib_variables);
 	     i++)
@@ -195,20 +186,20 @@ void online_task_env(spank_t sp, const node_plan *plan, int local_id)
 {
 	char number[16], env[PRELOAD_MAX], preload[PRELOAD_MAX];
 
-	spank_setenv(sp, ENV_LIB_ONLINE, "1", 1);
-	spank_setenv(sp, ENV_LIB_PARAMS, plan->online_params, 1);
-	spank_setenv(sp, ENV_LIB_SEGMENT, plan->online_segment, 1);
+	spank_setenv(sp, TM_ONLINE_ENV, "1", 1);
+	spank_setenv(sp, TM_ONLINE_ENV_PARAMS, plan->online_params, 1);
+	spank_setenv(sp, TM_ONLINE_ENV_SEGMENT, plan->online_segment, 1);
 	snprintf(number, sizeof(number), "%d", local_id);
-	spank_setenv(sp, ENV_LIB_LOCAL_RANK, number, 1);
+	spank_setenv(sp, TM_ONLINE_ENV_LOCAL_RANK, number, 1);
 	snprintf(number, sizeof(number), "%u", plan->nlocal);
-	spank_setenv(sp, ENV_LIB_LOCAL_SIZE, number, 1);
-	spank_setenv(sp, ENV_LIB_NODE, plan->node, 1);
+	spank_setenv(sp, TM_ONLINE_ENV_LOCAL_SIZE, number, 1);
+	spank_setenv(sp, TM_ONLINE_ENV_NODE, plan->node, 1);
 	snprintf(number, sizeof(number), "%u", plan->cpus_per_task);
-	spank_setenv(sp, ENV_LIB_CPT, number, 1);
+	spank_setenv(sp, TM_ONLINE_ENV_CPT, number, 1);
 	if (plan->report)
-		spank_setenv(sp, ENV_LIB_REPORT, "1", 1);
+		spank_setenv(sp, TM_ONLINE_ENV_REPORT, "1", 1);
 	else
-		spank_unsetenv(sp, ENV_LIB_REPORT);
+		spank_unsetenv(sp, TM_ONLINE_ENV_REPORT);
 	/* The application's own preloaded libraries come first and stay:
 	 * ours only adds the MPI functions none of them defines. */
 	if (spank_getenv(sp, "LD_PRELOAD", env, sizeof(env)) != ESPANK_SUCCESS)
