@@ -83,6 +83,27 @@ out=$(sbatch_wait --as-user -N1 "$script" 2>&1)
 check_match "as_user: sbatch runs the batch script as $E2E_USER" "$out" \
 	"^batch script on n1 as $E2E_USER\$"
 
+# ---- a step that outlives its time limit (e2e_timeout) ---------------------
+
+# What the tests use instead of timeout(1): before a stalled step is
+# stopped, the log gets where each of its threads waits.
+t0=$(e2e_now_ms)
+described=$(eval "exec $E2E_LOG_FD>&1"
+	e2e_timeout 3 as_user srun -Q -N1 -n1 sleep 300 >/dev/null 2>&1
+	echo "exit $?")
+check_eq "e2e_timeout: a step past its limit is stopped with exit 124" \
+	"$(tail -n1 <<<"$described")" "exit 124"
+check "... within seconds ($(($(e2e_now_ms) - t0)) ms)" \
+	test $(($(e2e_now_ms) - t0)) -lt 30000
+check_match "... after the log got each of its threads and their wait channels" \
+	"$described" '^#   thread [0-9]+ [RSDT] [a-z_]+.* sleep$'
+ended=no
+for _ in $(seq 50); do
+	[ -z "$(squeue -h -u "$E2E_USER")" ] && { ended=yes; break; }
+	sleep 0.2
+done
+check_eq "... and its job ends" "$ended" yes
+
 # ---- a start that fails half-way ---------------------------------------------
 
 # munged and slurmctld start, then slurmctld dies on the bad plugin name.

@@ -137,7 +137,7 @@ phases_job() {
 	local what=$1 dir=$2 seconds=$3 flags=$4 nodes=${5:-1}
 	mkdir -m 777 "$dir"
 	tm_wait_idle
-	as_user timeout "$E2E_TIMEOUT" salloc -Q -N"$nodes" -n$((2 * nodes)) \
+	e2e_timeout "$E2E_TIMEOUT" as_user salloc -Q -N"$nodes" -n$((2 * nodes)) \
 		srun -Q --mpi=pmix -O -n$((4 * nodes)) \
 		--comm-matrix=online --comm-matrix-online="$params" \
 		--comm-matrix-report "$PHASES" "$dir" "$seconds" 4096 \

@@ -78,6 +78,83 @@ e2e_require_root_and_slurm() {
 
 e2e_now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 
+# The test's own output (its log under make check), kept before any
+# redirection, so that a stall is described there even from inside a
+# command whose output goes elsewhere.
+exec {E2E_LOG_FD}>&1
+
+# e2e_timeout SECONDS COMMAND...: COMMAND with a time limit, as timeout(1)
+# does (exit 124 when it ran past it; COMMAND gets SIGTERM, then SIGKILL 5 s
+# later), but before COMMAND is stopped every process of the test user's
+# and every slurmstepd is described in the test's log (e2e_describe_stall):
+# a run that stalls leaves where each thread waited.
+e2e_timeout() {
+	local limit=$1 pid ticks=0
+	shift
+	"$@" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ "$ticks" -ge $((limit * 10)) ]; then
+			e2e_describe_stall "$*" >&"$E2E_LOG_FD" 2>&1
+			_e2e_signal_tree TERM "$pid"
+			ticks=0
+			while kill -0 "$pid" 2>/dev/null && [ "$ticks" -lt 50 ]; do
+				sleep 0.1
+				ticks=$((ticks + 1))
+			done
+			_e2e_signal_tree KILL "$pid"
+			wait "$pid"
+			return 124
+		fi
+		sleep 0.1
+		ticks=$((ticks + 1))
+	done
+	wait "$pid"
+}
+
+# _e2e_signal_tree SIGNAL PID: PID and all its descendants (COMMAND may be
+# a function, whose subshell would leave its srun behind).
+_e2e_signal_tree() {
+	local -a tree=("$2")
+	local i=0 child
+	while [ "$i" -lt "${#tree[@]}" ]; do
+		for child in $(pgrep -P "${tree[$i]}"); do
+			tree+=("$child")
+		done
+		i=$((i + 1))
+	done
+	kill -"$1" "${tree[@]}" 2>/dev/null
+}
+
+# e2e_describe_stall WHAT: "# " lines: the cluster's jobs, then each
+# process of E2E_USER and each slurmstepd with its state, blocked signals
+# and CPUs, every thread's state and kernel wait channel (all of them
+# first, a snapshot taken in well under a second), then gdb's backtrace of
+# every thread of the processes that run MPI (libmpi mapped).
+e2e_describe_stall() {
+	local pid tid
+	local -a pids mpi=()
+	echo "# ---- stalled: $1"
+	squeue -h -o '%i %T %N %j' 2>&1 | sed 's/^/# squeue: /'
+	mapfile -t pids < <(pgrep -u "$E2E_USER"; pgrep -x slurmstepd)
+	for pid in "${pids[@]}"; do
+		[ -r "/proc/$pid/status" ] || continue
+		echo "# pid $pid ($(cat "/proc/$pid/comm" 2>/dev/null)): $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c1-160)"
+		grep -E '^(State|SigBlk|Cpus_allowed_list)' "/proc/$pid/status" |
+			tr -s '\t ' ' ' | sed 's/^/#   /'
+		for tid in /proc/"$pid"/task/*; do
+			echo "#   thread ${tid##*/} $(cut -d' ' -f3 "$tid/stat" 2>/dev/null) $(cat "$tid/wchan" 2>/dev/null) $(cat "$tid/comm" 2>/dev/null)"
+		done
+		grep -q 'libmpi' "/proc/$pid/maps" 2>/dev/null && mpi+=("$pid")
+	done
+	for pid in "${mpi[@]}"; do
+		echo "# backtraces of pid $pid"
+		timeout 30 gdb -p "$pid" -batch -nx -ex 'thread apply all bt 15' 2>&1 |
+			grep -E '^(Thread|#)' | sed 's/^/#   /'
+	done
+	echo "# ---- end of stall"
+}
+
 # e2e_slurm_release: the release of the Slurm whose commands are on PATH
 # (Debian's, or one built by tests/slurm/release.sh), such as "26.05.3";
 # after cluster_start (srun reads SLURM_CONF even for --version).

@@ -15,8 +15,11 @@
 #                      OMPI_MCA_mpi_yield_when_idle=1
 #   mpi_require_pmix   after cluster_start: skips (77) unless srun can start
 #                      Open MPI jobs (srun --mpi=list names pmix)
+#   mpi_exclusive      waits until no other MPI test runs on this machine,
+#                      and holds that for the rest of the test
 #   mpi_start [N]      what an MPI test starts with (tm_start's counterpart):
-#                      root and Slurm, tm_setup, mpi_setup, an N-node cluster
+#                      root and Slurm, mpi_exclusive, tm_setup, mpi_setup,
+#                      an N-node cluster
 #                      (2), mpi_require_pmix, then cd to E2E_WORK
 #   mpi_tasks TEXT     the MPI_SHOW lines of TEXT (a step's stdout), in the
 #                      probe's format, for tm_check_placed and tm_col
@@ -97,8 +100,25 @@ mpi_require_pmix() {
 		e2e_skip "srun --mpi=list has no pmix (Debian: slurm-wlm-basic-plugins, libpmix-dev)"
 }
 
+# mpi_exclusive: this test runs no MPI job until no other MPI test runs on
+# this machine, and holds that until it ends (a lock under /run/lock).  The
+# test nodes of every cluster share this machine's CPUs and Open MPI's
+# ranks spin while they wait: with the ranks of two or three tests at once
+# on 2 cores, runs of 1 to 7 s took 70 to 140 s, a rank waiting for a peer
+# that the others starved (doc/loop.md, "Known noise").  A real site never
+# runs two jobs' spinning ranks on one core.
+mpi_exclusive() {
+	local lock=/run/lock/slurm-treematch-mpi.lock t0
+	[ -d /run/lock ] || lock=/tmp/slurm-treematch-mpi.lock
+	t0=$(e2e_now_ms)
+	exec {MPI_LOCK_FD}>>"$lock" && flock -w "${MPI_LOCK_WAIT:-1800}" "$MPI_LOCK_FD" ||
+		{ nok "no other MPI test within ${MPI_LOCK_WAIT:-1800} s ($lock)"; exit 1; }
+	echo "# waited $((($(e2e_now_ms) - t0) / 1000)) s for other MPI tests to end"
+}
+
 mpi_start() {
 	e2e_require_root_and_slurm
+	mpi_exclusive
 	tm_setup
 	mpi_setup
 	cluster_start "${1:-2}"

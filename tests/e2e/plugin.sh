@@ -144,12 +144,9 @@ tm_run() {
 	o=$(mktemp "$TM_DIR/out.XXXXXX") && e=$(mktemp "$TM_DIR/err.XXXXXX") ||
 		return 1
 	tm_wait_idle	# srun waiting for busy nodes polls slowly
-	if [ "$1" = as_user ]; then
-		shift
-		as_user timeout "$E2E_TIMEOUT" "$@" >"$o" 2>"$e"
-	else
-		timeout "$E2E_TIMEOUT" "$@" >"$o" 2>"$e"
-	fi
+	# e2e_timeout, not timeout(1): a run that stalls is described in the
+	# test's log before it is stopped
+	e2e_timeout "$E2E_TIMEOUT" "$@" >"$o" 2>"$e"
 	# shellcheck disable=SC2034 # TM_RC, TM_OUT, TM_ERR: for the tests
 	TM_RC=$? TM_OUT=$(sort -n -k1,1 -s "$o") TM_ERR=$(cat "$e")
 	rm -f "$o" "$e"
