@@ -405,7 +405,8 @@ int helper_run(const helper_job *job, helper_result *res, char *why,
 		goto out;
 	}
 	if (pid == 0)
-		run_keeper(job, out_p[1], err_p[1], st_p[1], life_p[0], envp);
+		run_keeper(job, out_p[1], err_p[1], st_p[1], life_p[0],
+			   job->envp ? job->envp : envp);
 
 	close(out_p[1]);
 	close(err_p[1]);
