@@ -157,15 +157,21 @@ int compat_topology_print(const char *partition, FILE *out)
 
 /* ---- jobs ------------------------------------------------------------- */
 
-/* slurm_load_job takes the job's id on every release; 26.05 declares it
- * with a slurm_step_id_t, and a _Generic macro of its slurm.h takes the
- * id as well. */
+/* slurm_load_job takes the job's id until 25.11, a slurm_step_id_t since
+ * 26.05 (the id alone only with SLURM_BACKWARD_COMPAT). */
 int compat_job_over(uint32_t jobid)
 {
 	job_info_msg_t *jobs = NULL;
 	int over = 1;
+#if AT_LEAST(26, 5)
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
 
-	if (slurm_load_job(&jobs, jobid, SHOW_ALL) != 0 || !jobs) {
+	id.job_id = jobid;
+#else
+	uint32_t id = jobid;
+#endif
+
+	if (slurm_load_job(&jobs, id, SHOW_ALL) != 0 || !jobs) {
 		int invalid = errno == ESLURM_INVALID_JOB_ID;
 
 		if (jobs)
