@@ -9,11 +9,13 @@
  * descriptor of slurmstepd's but its pipes, default signals, a minimal
  * environment, no new privileges, no core dumps, no file growth
  * (RLIMIT_FSIZE 0), a CPU limit, an address-space limit, and dies with its
- * parent.  It is exec'd with an argv, never through a shell.  The parent
- * reads at most a bounded amount of output, and kills the child's process
- * group at the deadline, even once the child has closed its output, or as
- * soon as the step is cancelled (job->cancelled, or a SIGTERM or SIGINT
- * pending for slurmstepd).
+ * parent.  It is exec'd with an argv, never through a shell.  Its parent
+ * is a keeper (helper_keeper.c) that kills everything the helper leaves,
+ * whatever session or group it moved to, when the helper ends, when told
+ * to, or when the caller dies.  The caller reads at most a bounded amount
+ * of output, and stops the helper at the deadline, even once it has
+ * closed its output, or as soon as the step is cancelled (job->cancelled,
+ * or a SIGTERM or SIGINT pending for slurmstepd).
  * Between fork and exec the child only makes async-signal-safe calls:
  * slurmstepd is multithreaded.
  */
@@ -35,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "helper_keeper.h"
 #include "helper_run.h"
 
 /* What the helper may use: plenty for a node's placement, a wall against a
@@ -43,7 +46,11 @@
 
 /* Why the child could not exec: written to the status pipe. */
 enum child_stage { STAGE_SETUP = 1, STAGE_GROUPS, STAGE_GID, STAGE_UID,
-		   STAGE_STILL_ROOT, STAGE_LIMITS, STAGE_EXEC };
+		   STAGE_STILL_ROOT, STAGE_LIMITS, STAGE_EXEC, STAGE_KEEPER };
+
+/* How long the caller waits for the keeper to have killed and reaped
+ * everything once told to stop (it needs milliseconds). */
+enum { KEEPER_WAIT_MS = 15000 };
 
 static const char *stage_text(int stage)
 {
@@ -55,6 +62,7 @@ static const char *stage_text(int stage)
 	case STAGE_STILL_ROOT: return "could regain root after dropping it";
 	case STAGE_LIMITS: return "cannot set its resource limits";
 	case STAGE_EXEC: return "cannot execute";
+	case STAGE_KEEPER: return "cannot start the keeper";
 	}
 	return "failed";
 }
@@ -79,6 +87,18 @@ static void close_other_fds(int keep_max)
 	long max = sysconf(_SC_OPEN_MAX);
 	for (long fd = keep_max + 1; fd < (max > 0 ? max : 65536); fd++)
 		close((int)fd);
+}
+
+/* The keeper keeps two descriptors of its caller's: all others go. */
+static void close_all_but(int a, int b)
+{
+	int low = a < b ? a : b, high = a < b ? b : a;
+
+	for (int fd = 0; fd < low; fd++)
+		close(fd);
+	for (int fd = low + 1; fd < high; fd++)
+		close(fd);
+	close_other_fds(high);
 }
 
 static void set_limit(int status_fd, int resource, rlim_t value)
@@ -219,13 +239,39 @@ static int step_stopping(const helper_job *job, struct timespec *next_ask)
 	return job->cancelled(job->cancel_arg);
 }
 
-/* Read the child's output until both pipes close, the deadline, the
- * step's cancellation, or too much output; then reap it, killing its group
- * if it is still running at the deadline: a helper that closes its output
- * and goes on must not hold slurmstepd.  The child's wait status goes to
- * *status. */
+/* Tells the keeper to stop the helper and all it left (its lifeline
+ * closes), and reaps the keeper; SIGKILL only if it does not end in
+ * KEEPER_WAIT_MS. */
+static void stop_keeper(pid_t keeper, int *lifeline_fd)
+{
+	struct timespec deadline;
+	int status;
+
+	close(*lifeline_fd);
+	*lifeline_fd = -1;
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	add_ms(&deadline, KEEPER_WAIT_MS);
+	for (;;) {
+		pid_t got = waitpid(keeper, &status, WNOHANG);
+		if (got == keeper || (got < 0 && errno != EINTR))
+			return;
+		if (ms_left(&deadline) <= 0)
+			break;
+		struct timespec tick = { 0, 1000000 };
+		nanosleep(&tick, NULL);
+	}
+	kill(keeper, SIGKILL);
+	while (waitpid(keeper, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* Read the helper's output until both pipes close, the deadline, the
+ * step's cancellation, or too much output; then reap its keeper (which
+ * ends once the helper has, and all it left is killed), stopping it if
+ * the helper is still running at the deadline: a helper that closes its
+ * output and goes on must not hold slurmstepd. */
 static void collect(const helper_job *job, helper_result *res, int out_fd,
-		    int err_fd, pid_t pid, int *status)
+		    int err_fd, pid_t keeper, int *lifeline_fd)
 {
 	struct timespec deadline, next_ask;
 	struct pollfd fds[2] = { { out_fd, POLLIN, 0 }, { err_fd, POLLIN, 0 } };
@@ -270,8 +316,9 @@ static void collect(const helper_job *job, helper_result *res, int out_fd,
 	}
 	/* both pipes closed: it is exiting, or it lives on without them */
 	while (!res->timed_out && !res->too_much && !res->cancelled) {
-		pid_t got = waitpid(pid, status, WNOHANG);
-		if (got == pid)
+		int status;
+		pid_t got = waitpid(keeper, &status, WNOHANG);
+		if (got == keeper)
 			return;
 		if (got < 0 && errno != EINTR) {
 			res->timed_out = 1;
@@ -288,10 +335,49 @@ static void collect(const helper_job *job, helper_result *res, int out_fd,
 		struct timespec tick = { 0, 2000000 };
 		nanosleep(&tick, NULL);
 	}
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-		;
+	stop_keeper(keeper, lifeline_fd);
+}
+
+/* What the helper's child and keeper wrote on the status pipe: -1 with
+ * why filled when the helper could not be started, else 0 with its wait
+ * status in *status, or -2 when it was stopped (or the keeper killed)
+ * before it ended. */
+static int read_status(int fd, const helper_job *job, int *status,
+		       char *why, size_t whylen)
+{
+	int msg[2];
+
+	while (read(fd, msg, sizeof(msg)) == (ssize_t)sizeof(msg)) {
+		if (msg[0] > 0) {
+			snprintf(why, whylen, "%s %s: %s", stage_text(msg[0]),
+				 msg[0] == STAGE_EXEC ? job->path :
+				 "for the helper", strerror(msg[1]));
+			return -1;
+		}
+		if (msg[0] == KEEPER_REAPED) {
+			*status = msg[1];
+			return 0;
+		}
+		if (msg[0] == KEEPER_STOPPED)
+			break;
+	}
+	return -2;
+}
+
+/* In the keeper, a child of the caller: never returns. */
+static void run_keeper(const helper_job *job, int out_fd, int err_fd,
+		   int status_fd, int lifeline_fd, char *const envp[])
+{
+	if (keeper_prepare() < 0)
+		child_fail(status_fd, STAGE_KEEPER);
+	pid_t helper = fork();
+	if (helper == 0)
+		child(job, out_fd, err_fd, status_fd, envp);
+	if (helper < 0)
+		child_fail(status_fd, STAGE_KEEPER);
+	/* the output pipes, stdin, the caller's files: the helper's only */
+	close_all_but(lifeline_fd, status_fd);
+	keeper_run(helper, lifeline_fd, status_fd);
 }
 
 int helper_run(const helper_job *job, helper_result *res, char *why,
@@ -302,12 +388,14 @@ int helper_run(const helper_job *job, helper_result *res, char *why,
 	static char *const envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C",
 				      "HWLOC_PLUGINS_PATH=/dev/null", NULL };
 	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 }, st_p[2] = { -1, -1 };
+	int life_p[2] = { -1, -1 };
 	pid_t pid;
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
 	if (pipe2(out_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0 ||
-	    pipe2(st_p, O_CLOEXEC) < 0) {
+	    pipe2(st_p, O_CLOEXEC) < 0 || pipe2(life_p, O_CLOEXEC) < 0 ||
+	    fcntl(st_p[0], F_SETFL, O_NONBLOCK) < 0) {
 		snprintf(why, whylen, "cannot create pipes: %s", strerror(errno));
 		goto out;
 	}
@@ -317,24 +405,23 @@ int helper_run(const helper_job *job, helper_result *res, char *why,
 		goto out;
 	}
 	if (pid == 0)
-		child(job, out_p[1], err_p[1], st_p[1], envp);
+		run_keeper(job, out_p[1], err_p[1], st_p[1], life_p[0],
+			   job->envp ? job->envp : envp);
 
 	close(out_p[1]);
 	close(err_p[1]);
 	close(st_p[1]);
-	out_p[1] = err_p[1] = st_p[1] = -1;
-	int status = 0;
-	collect(job, res, out_p[0], err_p[0], pid, &status);
+	close(life_p[0]);
+	out_p[1] = err_p[1] = st_p[1] = life_p[0] = -1;
+	collect(job, res, out_p[0], err_p[0], pid, &life_p[1]);
 
-	int msg[2] = { 0, 0 };
-	ssize_t got = read(st_p[0], msg, sizeof(msg));
-	if (got == (ssize_t)sizeof(msg)) {
-		snprintf(why, whylen, "%s %s: %s", stage_text(msg[0]),
-			 msg[0] == STAGE_EXEC ? job->path : "for the helper",
-			 strerror(msg[1]));
+	int status = 0;
+	int got = read_status(st_p[0], job, &status, why, whylen);
+	if (got == -1)
 		goto out;
-	}
-	if (WIFEXITED(status)) {
+	if (got == -2) {
+		res->signal = SIGKILL; /* stopped: timed out, cancelled... */
+	} else if (WIFEXITED(status)) {
 		res->exited = 1;
 		res->exit_code = WEXITSTATUS(status);
 	} else if (WIFSIGNALED(status)) {
@@ -349,6 +436,8 @@ out:
 			close(err_p[i]);
 		if (st_p[i] >= 0)
 			close(st_p[i]);
+		if (life_p[i] >= 0)
+			close(life_p[i]);
 	}
 	return rc;
 }

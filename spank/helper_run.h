@@ -18,6 +18,7 @@ typedef struct helper_job {
 	size_t max_err;
 	int as_caller;         /* srun: already the user, keep its ids */
 	int stdin_fd;          /* the helper's stdin; -1: /dev/null */
+	char *const *envp;     /* its environment; NULL: a minimal one */
 	/* Asked about once a second while the helper runs (NULL: never):
 	 * nonzero when what it works for is gone (the step was cancelled),
 	 * and the helper is stopped at once instead of at its deadline. */

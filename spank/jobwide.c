@@ -216,6 +216,15 @@ static void report_line(json_t *root, int ntasks, int nnodes)
 			 "; Slurm's block kept: nothing sends less");
 }
 
+/* Asked twice a second while srun's helper runs: has the job ended
+ * (scancel, its time limit)?  Then the helper is stopped at once, rather
+ * than at the site's timeout=: nothing waits for its answer.  slurmctld
+ * out of reach counts as not ended. */
+static int job_over(void *arg)
+{
+	return compat_job_over(*(const uint32_t *)arg) == 1;
+}
+
 /* Run `treematch-helper job` and export its answer. */
 static void place(const site_config *cfg, const char *matrix,
 		  const char *nodes, int nnodes, int ntasks, const int *count)
@@ -226,7 +235,10 @@ static void place(const site_config *cfg, const char *matrix,
 	char *argv[24];
 	int a = 0, switches = switch_tree_fd();
 	char max_size[32];
+	static uint32_t jobid; /* job_over's: a number slurmctld knows */
+	long id = positive(getenv("SLURM_JOB_ID"));
 
+	jobid = id > 0 ? (uint32_t)id : 0;
 	if (!counts) {
 		not_placed("out of memory");
 		goto out;
@@ -259,9 +271,16 @@ static void place(const site_config *cfg, const char *matrix,
 
 	helper_job job = { cfg->helper, argv, getuid(), getgid(), NULL, 0,
 			   cfg->timeout, MAX_HELPER_OUT, 65536,
-			   .as_caller = 1, .stdin_fd = switches };
+			   .as_caller = 1, .stdin_fd = switches,
+			   .cancelled = jobid ? job_over : NULL,
+			   .cancel_arg = &jobid };
 	if (helper_run(&job, &res, why, sizeof(why)) < 0) {
 		not_placed("treematch-helper job could not run: %s", why);
+		goto out;
+	}
+	if (res.cancelled) {
+		not_placed("job %u ended while treematch-helper job ran: "
+			   "stopped it", jobid);
 		goto out;
 	}
 	if (!res.exited || res.exit_code != 0) {

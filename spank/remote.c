@@ -403,13 +403,16 @@ static void fail_or_warn(const site_config *cfg, node_plan *plan,
 	size_t len = strlen(why) + strlen(node) + 128;
 	plan->message = malloc(len);
 	if (cfg->fail) {
+		/* the whole step fails, not only this node's tasks: task 0
+		 * cancels it (task.c) */
 		plan->refuse = 1;
+		plan->cancel_step = 1;
 		/* slurm_info: slurmstepd copies its errors to the job's stderr,
 		 * where task 0 prints the message below: one line, not two. */
-		slurm_info(PLUGIN ": %s: %s; the step does not start", node, why);
+		slurm_info(PLUGIN ": %s: %s; the step is cancelled", node, why);
 		if (plan->message)
 			snprintf(plan->message, len, PLUGIN ": error: %s: %s; the "
-				 "step does not start (on_error=fail)", node, why);
+				 "step is cancelled (on_error=fail)", node, why);
 	} else {
 		slurm_info(PLUGIN ": %s: %s; tasks keep Slurm's binding", node,
 			   why);

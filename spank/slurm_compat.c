@@ -8,6 +8,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -152,6 +153,41 @@ int compat_topology_print(const char *partition, FILE *out)
 		rc = fwrite(text, 1, len, out) == len ? 1 : -1;
 	free(text);
 	return rc;
+}
+
+/* ---- jobs ------------------------------------------------------------- */
+
+/* slurm_load_job takes the job's id until 25.11, a slurm_step_id_t since
+ * 26.05 (the id alone only with SLURM_BACKWARD_COMPAT). */
+int compat_job_over(uint32_t jobid)
+{
+	job_info_msg_t *jobs = NULL;
+	int over = 1;
+#if AT_LEAST(26, 5)
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+
+	id.job_id = jobid;
+#else
+	uint32_t id = jobid;
+#endif
+
+	if (slurm_load_job(&jobs, id, SHOW_ALL) != 0 || !jobs) {
+		int invalid = errno == ESLURM_INVALID_JOB_ID;
+
+		if (jobs)
+			slurm_free_job_info_msg(jobs);
+		return invalid ? 1 : -1;
+	}
+	for (uint32_t i = 0; i < jobs->record_count; i++) {
+		uint32_t state = jobs->job_array[i].job_state & JOB_STATE_BASE;
+
+		if (jobs->job_array[i].job_id == jobid &&
+		    (state == JOB_PENDING || state == JOB_RUNNING ||
+		     state == JOB_SUSPENDED))
+			over = 0;
+	}
+	slurm_free_job_info_msg(jobs);
+	return over;
 }
 
 /* ---- srun ------------------------------------------------------------- */

@@ -36,6 +36,12 @@ int compat_hostlist_join(const char *list, char *out, size_t size, int max);
  * it could not be asked. */
 int compat_topology_print(const char *partition, FILE *out);
 
+/* ---- jobs ------------------------------------------------------------- */
+/* Whether job `jobid` is over (cancelled, completed, failed, timed out,
+ * or unknown to slurmctld): 1; 0 while it is pending, running or
+ * suspended; -1 when slurmctld could not be asked. */
+int compat_job_over(uint32_t jobid);
+
 /* ---- srun ------------------------------------------------------------- */
 /* srun's long options on this release: entry i as "name:K", K being R
  * (an argument), O (an optional one, attached with '=') or N (none); NULL

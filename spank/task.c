@@ -17,6 +17,7 @@
 #include <hwloc.h>
 
 #include "helper_run.h"
+#include "step_cancel.h"
 #include "tm_spank.h"
 
 /* The kernel narrows a mask to the task's cgroup cpuset without an error:
@@ -128,7 +129,9 @@ static void draw_placement(const node_plan *plan)
  * enough when the plugin is "required" in plugstack.conf; when it is
  * "optional" Slurm ignores plugin errors by design and would exec the
  * task anyway, so the task process ends here, before exec.  This is the
- * task's own process, never slurmstepd's. */
+ * task's own process, never slurmstepd's.  What failed on one node (or for
+ * one task) fails the whole step: the tasks of the other nodes, which
+ * may be running already, are ended with it (step_cancel.c). */
 static void refuse_to_start(void)
 {
 	_exit(1);
@@ -149,8 +152,11 @@ int task_apply(spank_t sp, const node_plan *plan)
 			len--; /* say() adds the newline */
 		say_text(plan->message, len);
 	}
-	if (plan->refuse)
+	if (plan->refuse) {
+		if (id == 0 && plan->cancel_step)
+			step_cancel(sp);
 		refuse_to_start();
+	}
 	if (id == 0 && plan->svg_argv)
 		draw_placement(plan);
 
@@ -166,8 +172,9 @@ int task_apply(spank_t sp, const node_plan *plan)
 			   ? plan->cpus[id] : NULL;
 	if (cpus && !plan->dry_run && bind_to(cpus, why, sizeof(why)) < 0) {
 		if (plan->fail) {
-			say(PLUGIN ": error: task %d: %s; the step does not "
-			    "start (on_error=fail)", id, why);
+			say(PLUGIN ": error: task %d: %s; the step is "
+			    "cancelled (on_error=fail)", id, why);
+			step_cancel(sp);
 			refuse_to_start();
 		}
 		snprintf(status, sizeof(status), "fallback: %s", why);

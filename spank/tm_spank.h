@@ -115,6 +115,8 @@ typedef struct node_plan {
 	int active;        /* this step asked for a placement */
 	int refuse;        /* on_error=fail and it failed: tasks must not run */
 	int fail;          /* on_error=fail: a task that cannot bind must not run */
+	int cancel_step;   /* on_error=fail and this node failed: its task 0
+			    * cancels the whole step (step_cancel.c) */
 	int dry_run;       /* computed on another topology: do not bind */
 	int ntasks;        /* tasks on this node */
 	char **cpus;       /* per local task id: its CPU list, or NULL */

@@ -8,6 +8,8 @@
 # step of an allocation, whose next step then runs.  On Slurm 24.05 and
 # later the same again with SlurmdParameters=contain_spank, where
 # user_init runs in a clone of slurmstepd (doc/slurm-releases.md).
+# scancel while srun (in salloc) runs its job-wide helper: srun notices
+# the job's end within a second or so and returns, rather than at timeout=.
 set -u
 # shellcheck source=tests/e2e/lib.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
@@ -97,6 +99,26 @@ cancel_cases() {
 }
 
 cancel_cases "plain"
+
+# ---- srun's job-wide helper ---------------------------------------------------------
+
+tm_matrix m2.json 2 0 1 1000
+rm -rf ran
+mkdir -m 1777 ran
+tm_wait_idle
+as_user timeout "$E2E_TIMEOUT" salloc -Q -N2 -n2 srun -Q --comm-matrix=m2.json "$TM_PROBE" "$E2E_WORK/ran" \
+	>jobwide.out 2>jobwide.err &
+salloc_pid=$!
+check "job-wide: srun's helper runs" wait_helper
+job=$(squeue -h -u "$E2E_USER" -o %i | head -n 1)
+t0=$(e2e_now_ms)
+scancel "$job"
+wait "$salloc_pid"
+ms=$(($(e2e_now_ms) - t0))
+echo "# job-wide: salloc and srun returned ${ms} ms after scancel $job"
+check "job-wide: scancel JOB: srun (and salloc) return within 5 s (timeout=$timeout)" test "$ms" -le 5000
+check_eq "... the helper is gone" "$(tm_live "$TM_FAKES/hang")" ""
+check_eq "... the application did not run" "$(ls ran | wc -l)" 0
 
 # ---- a slow helper that nobody cancels still gets its time ---------------------------
 

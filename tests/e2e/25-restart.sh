@@ -86,7 +86,7 @@ rc=$?
 check_eq "on_error=fail: srun fails (not killed by the test's timeout), the application does not run" \
 	"$(test "$rc" != 0 && test "$rc" != 124 && echo failed) $(ls ran | wc -l)" "failed 0"
 check_match "... saying why" "$(cat fail.err)" \
-	"^treematch: error: n[12]: treematch-helper took more than 4 s \\(timeout\\); the step does not start \\(on_error=fail\\)\$"
+	"^treematch: error: n[12]: treematch-helper took more than 4 s \\(timeout\\); the step is cancelled \\(on_error=fail\\)\$"
 check_eq "no helper left" "$(tm_live "$TM_FAKES/hang")" ""
 
 tm_plugstack required
