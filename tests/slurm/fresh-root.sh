@@ -60,8 +60,9 @@ shared=${FRESH_ROOT_SHARED:-$tree/../shared}
 logs=${FRESH_ROOT_LOGS:-$PWD/fresh-root-logs}
 mkdir -p "$logs" && logs=$(cd "$logs" && pwd) || die "cannot make $logs"
 limit=${FRESH_ROOT_TIMEOUT:-5400}
-commands=${FRESH_ROOT_COMMANDS:-"contrib/demo.sh
-tests/run-all.sh"}
+readme_commands='contrib/demo.sh
+tests/run-all.sh'
+commands=${FRESH_ROOT_COMMANDS:-$readme_commands}
 
 mirror=${FRESH_ROOT_MIRROR:-}
 if [ -z "$mirror" ]; then
