@@ -177,19 +177,20 @@ cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
 # The tree as a newcomer has it: cloned into root's own home (0700), with
 # ../shared beside it.
 chmod 700 "$root/root"
-clone=$root/root/$(basename "$tree")
+name=slurm-treematch
+clone=$root/root/$name
 git clone -q "$tree" "$clone" || die "git clone $tree failed"
 if [ -n "$shared" ]; then
 	bind "$shared" "$root/root/shared" ro
 fi
-say "cloned $(git -C "$clone" log -1 --format=%h) into /root/$(basename "$tree") (mode 0700 home)${shared:+, $shared as /root/shared (read-only)}"
+say "cloned $(git -C "$clone" log -1 --format=%h) into /root/$name (mode 0700 home)${shared:+, $shared as /root/shared (read-only)}"
 
 # inroot COMMAND: run it in the root as root with a login's environment
 inroot() {
 	chroot "$root" /usr/bin/env -i HOME=/root USER=root LOGNAME=root \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		LANG=C.UTF-8 TERM=dumb SHELL=/bin/bash \
-		/bin/bash -c "cd /root/$(basename "$tree") && $1"
+		/bin/bash -c "cd /root/$name && $1"
 }
 
 status=0
@@ -198,7 +199,7 @@ summary=
 while read -r cmd; do
 	[ -n "$cmd" ] || continue
 	n=$((n + 1))
-	log=$logs/$n-$(basename "$cmd" .sh).log
+	log=$logs/$n-$(basename "${cmd%% *}" .sh).log
 	say "running $cmd in the root (log: $log)"
 	t=$(seconds)
 	inroot "timeout $limit $cmd" </dev/null >"$log" 2>&1
