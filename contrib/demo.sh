@@ -133,7 +133,10 @@ if [ "${TM_DEMO_INSTALL:-yes}" = no ]; then
 	say "packages: not checked (TM_DEMO_INSTALL=no)"
 else
 	"$top/contrib/install-deps.sh" || die "contrib/install-deps.sh failed"
-	say "packages: everything contrib/install-deps.sh lists is installed"
+	# every command and file the demo and the tests use (contrib/deps.list)
+	"$top/contrib/install-deps.sh" --check >&2 ||
+		die "missing commands or files (above): contrib/install-deps.sh did not install them"
+	say "packages: everything contrib/deps.list names is installed"
 fi
 
 dir=$(mktemp -d /tmp/tm-demo.XXXXXX) || die "cannot make a directory in /tmp"

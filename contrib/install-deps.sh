@@ -4,23 +4,56 @@
 # build, test and run its demo, when they are missing.  Run as root; does
 # nothing (and needs no network) when everything is there.
 #
-#   build:  compiler, autotools, hwloc, jansson and Slurm's development files
-#   tests:  Slurm daemons and clients, munge (a real cluster is started),
-#           iproute2 (ss), util-linux (flock, setpriv), Open MPI with PMIx,
-#           chromium, libxml2-utils and zlib1g-dev (--format svg: the
-#           picture rendered by a real browser and checked)
-#   Slurm releases built from ../shared/slurm (tests/slurm/release.sh):
-#           munge's, JSON's, YAML's, D-Bus's and readline's headers, xz
+#   contrib/install-deps.sh           install the missing packages
+#   contrib/install-deps.sh --check   one line per missing command or file,
+#                                     naming its package; exit 1 if any
+#
+# The packages, and what of each our scripts use, are contrib/deps.list:
+# the one list (tests/unit/deps-list.sh checks the scripts against it).
 set -eu
 
-packages="gcc make autoconf automake libtool pkg-config
-	libhwloc-dev hwloc libjansson-dev libslurm-dev
-	slurmctld slurmd slurm-client munge iproute2 util-linux procps
-	openmpi-bin libopenmpi-dev libpmix-dev
-	chromium libxml2-utils zlib1g-dev
-	libmunge-dev libjson-c-dev libyaml-dev libdbus-1-dev libreadline-dev
-	xz-utils"
+list=$(dirname "$0")/deps.list
+[ -r "$list" ] || {
+	echo "install-deps.sh: $list: cannot read the list of packages" >&2
+	exit 1
+}
 
+# entries: "PACKAGE ITEM..." lines of the list, without comments and the
+# [packages] run by hand
+entries() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e '/^[[:space:]]*\[/d' "$list"
+}
+
+if [ "${1:-}" = --check ]; then
+	# the daemons and useradd are in sbin, on root's PATH
+	PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
+	missing=0
+	# shellcheck disable=SC2086 # a line: the package, then its items
+	while read -r package items; do
+		for item in $items; do
+			case $item in
+			/*)	# a file; a * stands for the multiarch directory
+				set -- $item
+				[ -e "$1" ] && continue
+				what="file $item" ;;
+			*)
+				command -v "$item" >/dev/null 2>&1 && continue
+				what="command $item" ;;
+			esac
+			echo "install-deps.sh: missing $what: install the Debian package $package (contrib/install-deps.sh)"
+			missing=1
+		done
+	done <<EOF
+$(entries)
+EOF
+	exit "$missing"
+fi
+if [ $# -gt 0 ]; then
+	echo "usage: install-deps.sh [--check]" >&2
+	exit 2
+fi
+
+packages=$(entries | awk '{ print $1 }')
 missing=
 for p in $packages; do
 	if ! dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then

@@ -60,6 +60,19 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
+# What the tests need, before anything else: install what is missing, then
+# check that every command and file of contrib/deps.list is there (one
+# line for each that is not, naming its package).  The staged copy below
+# has just been checked.
+if [ -z "${TM_RUN_ALL_COPY:-}" ]; then
+	step "install dependencies" contrib/install-deps.sh
+	if ! contrib/install-deps.sh --check >"$top/run-all.step.log" 2>&1; then
+		sed 's/^/not ok - /' "$top/run-all.step.log"
+		echo "0 passed, $(grep -c . "$top/run-all.step.log") failed"
+		exit 1
+	fi
+fi
+
 # The end-to-end tests run jobs as an unprivileged test user, who must be
 # able to enter the tree (batch scripts, matrices, the tarball check).  A
 # clone in root's own home (mode 0700) is not: the tests then run from a
@@ -112,7 +125,6 @@ if [ -z "${TM_RUN_ALL_COPY:-}" ] && ! reachable_by_others "$top"; then
 	exit "$status"
 fi
 
-step "install dependencies" contrib/install-deps.sh
 if [ ! -x configure ] || [ configure.ac -nt configure ]; then
 	step autoreconf autoreconf -fi
 fi

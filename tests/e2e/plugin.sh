@@ -64,7 +64,9 @@ tm_setup() {
 	if [ "${TM_INSTALLED:-}" = 1 ]; then
 		# the package's files (tests/e2e/27-package.sh)
 		so=${TM_INSTALLED_SO:?}
-		helper=$(command -v treematch-helper) || helper=/usr/bin/treematch-helper
+		# by its path: a `make install` may have left another one
+		# earlier on the PATH, in /usr/local
+		helper=/usr/bin/treematch-helper
 		[ -f "$so" ] || { nok "the installed plugin $so exists"; exit 1; }
 		[ -x "$helper" ] || { nok "the installed helper $helper exists"; exit 1; }
 	fi
