@@ -27,6 +27,9 @@ FNR == 1 { reset_file() }
 # Case patterns ("case WORD in PAT | PAT) ... ;; PAT) ... esac") are
 # skipped up to their ")", across lines.
 function scan(text, line,    n, i, w, words, expect, wrapper) {
+	# bash's {VAR}>FILE names the descriptor: a plain redirection here
+	gsub(/\{[A-Za-z_][A-Za-z0-9_]*\}>/, "9>", text)
+	gsub(/\{[A-Za-z_][A-Za-z0-9_]*\}</, "9<", text)
 	gsub(/\|\||&&/, " ; ", text)
 	gsub(/[|&({}`!]/, " ; ", text)
 	n = tokens(text, words)
