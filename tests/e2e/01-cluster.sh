@@ -103,6 +103,13 @@ for _ in $(seq 50); do
 	sleep 0.2
 done
 check_eq "... and its job ends" "$ended" yes
+# a limit longer than E2E_TIMEOUT: described at E2E_TIMEOUT, then left to end
+described=$(eval "exec $E2E_LOG_FD>&1"
+	E2E_TIMEOUT=2 e2e_timeout 60 as_user srun -Q -N1 -n1 sleep 6 >/dev/null 2>&1
+	echo "exit $?")
+check_eq "e2e_timeout: a slow step is described, then ends by itself, exit 0" \
+	"$(grep -c '^# ---- stalled: ' <<<"$described") $(grep -c '^# \.\.\. it ended by itself after [0-9]* s$' <<<"$described") $(tail -n1 <<<"$described")" \
+	"1 1 exit 0"
 
 # ---- a start that fails half-way ---------------------------------------------
 

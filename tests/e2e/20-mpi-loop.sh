@@ -38,17 +38,6 @@ slurm_overcommitted=$TM_OUT
 check_eq "without the plugin, both shapes run their tasks" \
 	"$(grep -c . <<<"$slurm_fits") $(grep -c . <<<"$slurm_overcommitted")" "4 6"
 
-# mpi_run CMD...: tm_run, once more when the run timed out (124): Open MPI
-# over UCX between the test nodes, which share one machine, has stalled
-# for good about once in a few dozen full test runs on a busy machine
-# (doc/loop.md, "Known noise").  A second stall still fails the test.
-mpi_run() {
-	tm_run "$@"
-	if [ "$TM_RC" = 124 ]; then
-		echo "# timed out after ${E2E_TIMEOUT} s: run once more (doc/loop.md, Known noise)"
-		tm_run "$@"
-	fi
-}
 
 # loop NAME NP SHAPE HOW "ARGS" "EXPECT ARGS": profile example NAME (HOW:
 # commprof, or preload = LD_PRELOAD and COMMPROF_OUTPUT), compare its
@@ -72,7 +61,7 @@ loop() {
 	# ---- profile ----
 	local t0 t1 t2
 	t0=$(e2e_now_ms)
-	mpi_run "${launch[@]}" "${profiler[@]}" "$MPI_EXAMPLES/$name" "${argv[@]}"
+	tm_run "${launch[@]}" "${profiler[@]}" "$MPI_EXAMPLES/$name" "${argv[@]}"
 	check_eq "$name: profiled run ($how, $shape) exits 0" "$TM_RC" 0
 	mpi_ranks_ok "$name, profiled" "$np"
 	# commprof's one line names the file it wrote; plain LD_PRELOAD says
@@ -88,7 +77,7 @@ loop() {
 
 	# ---- place ----
 	t1=$(e2e_now_ms)
-	mpi_run "${launch[@]}" --comm-matrix="$matrix" --comm-matrix-report \
+	tm_run "${launch[@]}" --comm-matrix="$matrix" --comm-matrix-report \
 		"$MPI_SHOW" "$MPI_EXAMPLES/$name" "${argv[@]}"
 	t2=$(e2e_now_ms)
 	echo "# $name: profiled run $((t1 - t0)) ms, placed run $((t2 - t1)) ms"

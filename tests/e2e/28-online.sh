@@ -95,9 +95,10 @@ check_eq "... and --comm-matrix-online's policy= wins over it" "$TM_OUT" \
 # shellcheck source=tests/profiler/online_lib.sh
 . "$top_srcdir/tests/profiler/online_lib.sh"
 
-# wait_phase DIR PHASE: until the program says it entered PHASE (60 s).
+# wait_phase DIR PHASE: until the program says it entered PHASE (as long
+# as the run may take).
 wait_phase() {
-	wait_file "$1/phase" "$2" 60
+	wait_file "$1/phase" "$2" "$E2E_RUN_LIMIT"
 }
 
 # pairs_check WHAT DIR PHASE A B C D: A and B share one CPU, C and D
@@ -137,7 +138,7 @@ phases_job() {
 	local what=$1 dir=$2 seconds=$3 flags=$4 nodes=${5:-1}
 	mkdir -m 777 "$dir"
 	tm_wait_idle
-	e2e_timeout "$E2E_TIMEOUT" as_user salloc -Q -N"$nodes" -n$((2 * nodes)) \
+	e2e_timeout "$E2E_RUN_LIMIT" as_user salloc -Q -N"$nodes" -n$((2 * nodes)) \
 		srun -Q --mpi=pmix -O -n$((4 * nodes)) \
 		--comm-matrix=online --comm-matrix-online="$params" \
 		--comm-matrix-report "$PHASES" "$dir" "$seconds" 4096 \
@@ -235,7 +236,7 @@ check_eq "two nodes: each node's report names its own node" \
 dir=$E2E_WORK/cpt
 mkdir -m 777 "$dir"
 tm_wait_idle
-as_user timeout "$E2E_TIMEOUT" salloc -Q -N1 -n1 -c2 srun -Q --mpi=pmix -O \
+e2e_timeout "$E2E_RUN_LIMIT" as_user salloc -Q -N1 -n1 -c2 srun -Q --mpi=pmix -O \
 	-n4 -c2 --comm-matrix=online --comm-matrix-online="$params" \
 	--comm-matrix-report "$PHASES" "$dir" 2 4096 "" >"$dir/out" 2>"$dir/err" &
 JOB=$!

@@ -23,6 +23,8 @@
 #
 # Knobs (environment): E2E_USER=tmuser (the ordinary user of as_user),
 # E2E_TIMEOUT=60 (seconds for one job in sbatch_wait and cluster_healthy),
+# E2E_RUN_LIMIT=E2E_TIMEOUT (seconds after which tm_run and sbatch_wait stop
+# a job; a job still going after E2E_TIMEOUT is described in the log first),
 # E2E_TEST_TIMEOUT=600 (the whole test, then it is stopped as failed),
 # E2E_TMPDIR=/tmp (where e2e_tmpdir makes directories; keep it short).
 #
@@ -40,6 +42,7 @@ export top_srcdir top_builddir
 CLUSTER_SH=$(cd "$E2E_LIB_DIR/../slurm" && pwd)/cluster.sh
 E2E_USER=${E2E_USER:-tmuser}
 E2E_TIMEOUT=${E2E_TIMEOUT:-60}
+E2E_RUN_LIMIT=${E2E_RUN_LIMIT:-$E2E_TIMEOUT}
 E2E_TEST_TIMEOUT=${E2E_TEST_TIMEOUT:-600}
 E2E_CHECKS=0
 E2E_FAILED=0
@@ -85,17 +88,23 @@ exec {E2E_LOG_FD}>&1
 
 # e2e_timeout SECONDS COMMAND...: COMMAND with a time limit, as timeout(1)
 # does (exit 124 when it ran past it; COMMAND gets SIGTERM, then SIGKILL 5 s
-# later), but before COMMAND is stopped every process of the test user's
-# and every slurmstepd is described in the test's log (e2e_describe_stall):
-# a run that stalls leaves where each thread waited.
+# later), but a run still going after E2E_TIMEOUT seconds (or SECONDS, if
+# shorter) is first described in the test's log (e2e_describe_stall: each
+# thread of the test user's processes and of every slurmstepd, where it
+# waits), so that a stall leaves where each thread waited.  With SECONDS
+# longer than E2E_TIMEOUT, a slow run is described and then left to finish.
 e2e_timeout() {
-	local limit=$1 pid ticks=0
+	local limit=$1 describe_at=$E2E_TIMEOUT pid ticks=0 described=
 	shift
+	[ "$describe_at" -lt "$limit" ] || describe_at=$limit
 	"$@" &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
-		if [ "$ticks" -ge $((limit * 10)) ]; then
+		if [ -z "$described" ] && [ "$ticks" -ge $((describe_at * 10)) ]; then
 			e2e_describe_stall "$*" >&"$E2E_LOG_FD" 2>&1
+			described=yes
+		fi
+		if [ "$ticks" -ge $((limit * 10)) ]; then
 			_e2e_signal_tree TERM "$pid"
 			ticks=0
 			while kill -0 "$pid" 2>/dev/null && [ "$ticks" -lt 50 ]; do
@@ -109,6 +118,8 @@ e2e_timeout() {
 		sleep 0.1
 		ticks=$((ticks + 1))
 	done
+	[ -z "$described" ] ||
+		echo "# ... it ended by itself after $((ticks / 10)) s" >&"$E2E_LOG_FD"
 	wait "$pid"
 }
 
@@ -378,7 +389,7 @@ _e2e_ensure_user() {
 # $E2E_WORK/slurm-JOBID.out unless the options say otherwise.
 sbatch_wait() {
 	local -a runner=()
-	local id state out deadline=$((SECONDS + E2E_TIMEOUT))
+	local id state out deadline=$((SECONDS + E2E_RUN_LIMIT))
 	if [ "${1:-}" = --as-user ]; then
 		runner=(as_user)
 		shift

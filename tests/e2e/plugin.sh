@@ -20,7 +20,7 @@
 #   tm_matrix FILE SIZE [I J W]...
 #                            a JSON matrix with these entries
 #   tm_run [as_user] CMD...  once the nodes are idle, run CMD (under
-#                            E2E_TIMEOUT); sets TM_RC, TM_OUT
+#                            E2E_RUN_LIMIT); sets TM_RC, TM_OUT
 #                            (stdout, sorted by its first number: the probe's
 #                            rank) and TM_ERR (stderr)
 #   tm_slurm_binding CMD...  tm_run CMD with no plugin in plugstack.conf, then
@@ -148,7 +148,7 @@ tm_run() {
 	tm_wait_idle	# srun waiting for busy nodes polls slowly
 	# e2e_timeout, not timeout(1): a run that stalls is described in the
 	# test's log before it is stopped
-	e2e_timeout "$E2E_TIMEOUT" "$@" >"$o" 2>"$e"
+	e2e_timeout "$E2E_RUN_LIMIT" "$@" >"$o" 2>"$e"
 	# shellcheck disable=SC2034 # TM_RC, TM_OUT, TM_ERR: for the tests
 	TM_RC=$? TM_OUT=$(sort -n -k1,1 -s "$o") TM_ERR=$(cat "$e")
 	rm -f "$o" "$e"
