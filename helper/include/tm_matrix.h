@@ -32,6 +32,12 @@ typedef struct tm_matrix {
 
 /* Largest order accepted from a file: bounds what a bad "size" can cost. */
 enum { TM_MATRIX_MAX_ORDER = 1 << 24 };
+/* Above this order (where n x n doubles would pass 128 MiB) a file must
+ * hold at least one byte per rank: a 34-byte file cannot say "size":
+ * 16776961 and have every reader, srun and each helper subcommand
+ * allocate rows for 16 million ranks.  A real matrix of that many ranks
+ * lists their pairs, several bytes per rank. */
+enum { TM_MATRIX_DENSE_MAX_ORDER = 4096 };
 /* Largest sum of all weights a file may have: far above any byte count,
  * and far enough below DBL_MAX that costs (weights times level costs)
  * stay finite. */

@@ -530,18 +530,24 @@ static void release_list(void *list)
 }
 
 tm_status tm__matrix_from_list(const char *name, int n, long order,
-			      tm_entry_list *list, tm_matrix **out,
-			      tm_error *err)
+			      size_t len, tm_entry_list *list,
+			      tm_matrix **out, tm_error *err)
 {
 	tm_error inner;
 
 	*out = NULL;
 	/* a 34-byte file can say "size": 16777216: the matrix's rows cost
-	 * that much, so the step's own size is checked first */
+	 * that much, so the step's own size is checked first, then the
+	 * file's length (tm_matrix.h) */
 	if (order >= 0 && n != order)
 		return tm_error_set(err, TM_ERR_SIZE, "%s: the matrix's size is "
 				    "%d, but the job step has %ld tasks", name,
 				    n, order);
+	if (n > TM_MATRIX_DENSE_MAX_ORDER && (size_t)n > len)
+		return tm_error_set(err, TM_ERR_SIZE, "%s: \"size\": %d ranks "
+				    "in a file of %zu bytes: expected at least "
+				    "one byte per rank above %d ranks", name, n,
+				    len, (int)TM_MATRIX_DENSE_MAX_ORDER);
 	tm_status status = check_entries(n, list->count, list->i, list->j,
 					 list->w, &inner);
 	if (status == TM_OK)

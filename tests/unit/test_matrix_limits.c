@@ -2,8 +2,9 @@
 /*
  * test_matrix_limits.c - what a matrix file or a tree: spec can make a node
  * spend (treematch-helper runs them for every step): a "size" that is not
- * the step's task count is refused before anything of that size exists, a
- * dense matrix costs a bounded multiple of its text, a large JSON file
+ * the step's task count is refused before anything of that size exists, as
+ * is one of more than TM_MATRIX_DENSE_MAX_ORDER ranks in a file of fewer
+ * bytes than ranks (whoever reads it), a dense matrix costs a bounded multiple of its text, a large JSON file
  * that the direct reader cannot take is refused rather than handed to
  * jansson, and a tree: spec of too many leaves is refused before it is
  * built.  Each case runs in a child, whose peak RSS is measured alone.
@@ -141,11 +142,77 @@ static void test_size_before_allocation(void)
 	CHECK(kb > 0 && kb < 32 * 1024, "... with a peak RSS of %ld KB, under "
 	      "32 MB (the matrix of that size took 264 MB)", kb);
 	c.order = -1;
+	snprintf(c.want_text, sizeof(c.want_text), "\"size\": 16777216 ranks "
+		 "in a file of %zu bytes: expected at least one byte per rank "
+		 "above %d ranks", strlen(text), (int)TM_MATRIX_DENSE_MAX_ORDER);
+	kb = child_peak_kb(load, &c, &status);
+	CHECK(status == 0, "the same file without a task count (srun, "
+	      "treematch-helper map and job, commprof): refused, saying the "
+	      "rule");
+	/* srun took 388 MB and treematch-helper map 3.96 GB, still growing */
+	CHECK(kb > 0 && kb < 32 * 1024, "... with a peak RSS of %ld KB, under "
+	      "32 MB", kb);
+	unlink(c.path);
+}
+
+/* A file {"size": N, "entries": []} of `len` bytes, blanks before the
+ * entries' "]"; its path (write_temp's), or NULL. */
+static char *padded(int n, size_t len)
+{
+	char head[64], *text = malloc(len), *path = NULL;
+	int h = snprintf(head, sizeof(head), "{\"size\": %d, \"entries\": [",
+			 n);
+
+	if (text && len >= (size_t)h + 2) {
+		memcpy(text, head, (size_t)h);
+		memset(text + h, ' ', len - (size_t)h - 2);
+		memcpy(text + len - 2, "]}", 2);
+		path = write_temp(text, len);
+	}
+	free(text);
+	return path;
+}
+
+/* The rule's edges: up to TM_MATRIX_DENSE_MAX_ORDER ranks any file will
+ * do; above it, one byte per rank; and a file that has them is served at
+ * a cost bounded by its length (a few words per rank). */
+static void test_size_per_byte(void)
+{
+	const int small = TM_MATRIX_DENSE_MAX_ORDER, big = 200000;
+	struct load_case c = { padded(small, 40), -1, TM_OK, "" };
+	int status;
+	long kb;
+
+	if (c.path)
+		child_peak_kb(load, &c, &status);
+	CHECK(c.path && status == 0, "\"size\": %d in 40 bytes loads (at most "
+	      "%d ranks: any length)", small, small);
+	c.path = padded(small + 1, 40);
+	c.want = TM_ERR_SIZE;
+	snprintf(c.want_text, sizeof(c.want_text), "\"size\": %d ranks in a "
+		 "file of 40 bytes: expected at least one byte per rank above "
+		 "%d ranks", small + 1, small);
+	if (c.path)
+		child_peak_kb(load, &c, &status);
+	CHECK(c.path && status == 0, "\"size\": %d in 40 bytes: refused, "
+	      "naming the file, \"size\" and the rule", small + 1);
+	c.path = padded(big, (size_t)big - 1);
+	snprintf(c.want_text, sizeof(c.want_text), "\"size\": %d ranks in a "
+		 "file of %d bytes", big, big - 1);
+	if (c.path)
+		child_peak_kb(load, &c, &status);
+	CHECK(c.path && status == 0, "\"size\": %d in %d bytes: refused",
+	      big, big - 1);
+	c.path = padded(big, (size_t)big);
 	c.want = TM_OK;
 	c.want_text[0] = '\0';
-	child_peak_kb(load, &c, &status);
-	CHECK(status == 0, "the same file without a task count still loads");
-	unlink(c.path);
+	kb = c.path ? child_peak_kb(load, &c, &status) : -1;
+	CHECK(c.path && status == 0, "\"size\": %d in %d bytes (blanks) loads",
+	      big, big);
+	CHECK(kb > 0 && kb < 16 * 1024, "... with a peak RSS of %ld KB, under "
+	      "16 MB", kb);
+	if (c.path)
+		unlink(c.path);
 }
 
 static void test_dense_cost(void)
@@ -227,6 +294,7 @@ static void test_tree_leaves(void)
 int main(void)
 {
 	test_size_before_allocation();
+	test_size_per_byte();
 	test_dense_cost();
 	test_large_not_plain();
 	test_tree_leaves();
