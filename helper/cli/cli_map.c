@@ -489,7 +489,8 @@ int cli_map(int argc, char **argv)
 		return rc;
 	/* --ntasks: a "size" of another step is refused before the matrix
 	 * of that size is built */
-	if (o.multi.n > 1 ? cli_multi_load(&o.multi, o.max_size, &m, &err)
+	if (o.multi.n > 1 ? cli_multi_load(&o.multi, o.max_size, o.ntasks, &m,
+					   &err)
 	    : tm_matrix_load_sized(o.matrix, o.max_size, o.ntasks, &m,
 				    &err)) {
 		cli_multi_free(&o.multi);
