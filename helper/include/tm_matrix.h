@@ -65,6 +65,14 @@ tm_status tm_matrix_load_limited(const char *path, long long max_bytes,
 tm_status tm_matrix_load_sized(const char *path, long long max_bytes,
 			       long order, tm_matrix **out, tm_error *err);
 
+/* Whether tm_matrix_load_limited would accept the file, with the same
+ * error, and its "size" in *size, without building the matrix: what it
+ * costs is bounded by the file's length alone (its text and entries), not
+ * by its "size" (srun and sbatch check a user's file with it; 16 MB of
+ * blanks may say 16 million ranks, whose rows took 400 MB). */
+tm_status tm_matrix_check_file(const char *path, long long max_bytes,
+			       int *size, tm_error *err);
+
 /* Parse from memory; `name` is used in error texts in place of a path. */
 tm_status tm_matrix_parse(const char *name, const char *text, size_t len,
 			  tm_matrix **out, tm_error *err);

@@ -66,6 +66,12 @@ tm_status tm__matrix_from_list(const char *name, int n, long order,
 			      size_t len, tm_entry_list *list,
 			      tm_matrix **out, tm_error *err);
 
+/* An order for tm__matrix_from_list and the readers: any size, every
+ * check made as for -1, but no row is built: *out holds n alone (its
+ * arrays NULL), for tm_matrix_check_file, whose cost is then bounded by
+ * the file's length whatever its "size". */
+enum { TM__ORDER_CHECK_ONLY = -2 };
+
 /* What every weight in a file must be.  NaN fails `w >= 0`; -0 passes
  * and is then dropped with the zeros. */
 static inline int tm__weight_is_valid(double w)

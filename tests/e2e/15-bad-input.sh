@@ -90,5 +90,20 @@ check_match "on_error=fail: sbatch refuses 33 bytes saying 16776961 ranks, sayin
 	"$TM_RC:$TM_ERR" "^[1-9][0-9]*:treematch: error: $E2E_WORK/bad/size-per-byte.json: \"size\": 16776961 ranks in a file of 33 bytes"
 check_eq "... and queues nothing" "$(squeue -h | wc -l)" 0
 
+# 16.8 MB of blanks that say 16776961 ranks: srun checks the file at the
+# cost of its text (building its rows took 414 MB and 2.6 s)
+if [ -x /usr/bin/time ]; then
+	{ printf '{"size": 16776961, "entries": ['
+	  head -c 16800000 /dev/zero | tr '\0' ' '
+	  printf ']}'; } >bad/padded.json
+	tm_run /usr/bin/time -f 'peak %M KB' srun -Q -N2 -n4 \
+		--comm-matrix=bad/padded.json true
+	peak=$(sed -n 's/^peak \([0-9]*\) KB$/\1/p' <<<"$TM_ERR")
+	check "srun checks 16.8 MB saying 16776961 ranks in under 100 MB (peak ${peak:-?} KB)" \
+		test "${peak:-999999}" -lt 102400
+	check_match "... and says that it is not the step's size" "$TM_ERR" \
+		"^treematch: error: $E2E_WORK/bad/padded.json: \"size\" is 16776961, but the step has 4 tasks"
+fi
+
 check "after all of it no daemon died and the next job runs" cluster_healthy
 e2e_finish

@@ -215,6 +215,89 @@ static void test_size_per_byte(void)
 		unlink(c.path);
 }
 
+/* srun's check (tm_matrix_check_file) says what loading says, word for
+ * word, and gives the size. */
+static void test_check_agrees(void)
+{
+	static const char *const texts[] = {
+		"{\"size\": 4, \"entries\": [[0, 1, 5], [1, 0, 2], [3, 2, 1], "
+		"[2, 2, 9], [0, 3, 0]]}",
+		"{\"size\": 2, \"entries\": [[0, 1, 1e308], [1, 0, 1e308]]}",
+		"{\"size\": 3, \"entries\": [[0, 1, 1e308], [2, 1, 1e308], "
+		"[1, 0, 1e308]]}",
+		"{\"size\": 3, \"entries\": [[0, 1, 1e249], [0, 2, 1e249], "
+		"[1, 2, 1e249], [1, 0, 1e249], [2, 0, 1e249], [2, 1, 1e249], "
+		"[0, 1, 1e249], [0, 2, 1e249], [1, 2, 1e249], [2, 1, 1e249], "
+		"[1, 0, 1e249]]}",
+		"{\"size\": 2, \"entries\": [[0, 1, -1]]}",
+		"{\"size\": 2, \"entries\": [[0, 2, 1]]}",
+		"{\"size\": 2, \"matrix\": [[0, 3], [4, 0]]}",
+		"0 1 2\n1 0 3\n2 3 0\n",
+		"{\"size\": 5000, \"entries\": []}",
+	};
+
+	for (size_t t = 0; t < sizeof(texts) / sizeof(*texts); t++) {
+		char *path = write_temp(texts[t], strlen(texts[t]));
+		tm_matrix *m = NULL;
+		tm_error load_err = { 0 }, check_err = { 0 };
+		int size = -1;
+
+		if (!path) {
+			CHECK(0, "case %zu written", t);
+			continue;
+		}
+		tm_status loaded = tm_matrix_load_limited(path, 0, &m,
+							  &load_err);
+		tm_status checked = tm_matrix_check_file(path, 0, &size,
+							 &check_err);
+		CHECK(loaded == checked && (loaded != TM_OK ||
+					    size == m->n) &&
+		      !strcmp(load_err.text, check_err.text),
+		      "case %zu: the check says what loading says (%s)", t,
+		      loaded == TM_OK ? "accepted" : load_err.text);
+		tm_matrix_free(m);
+		unlink(path);
+	}
+}
+
+struct check_case {
+	const char *path;
+	int want_size;
+};
+
+static int check_only(void *arg)
+{
+	struct check_case *c = arg;
+	tm_error err = { 0 };
+	int size = -1;
+	tm_status st = tm_matrix_check_file(c->path, 0, &size, &err);
+
+	if (st != TM_OK || size != c->want_size) {
+		printf("# got status %d, size %d: %s\n", (int)st, size,
+		       st ? err.text : "ok");
+		return 1;
+	}
+	return 0;
+}
+
+/* 16 MB of blanks may say 16 million ranks: srun checks such a file at
+ * the cost of its text, not of rows for every rank. */
+static void test_check_cost(void)
+{
+	const int n = 4000000;
+	struct check_case c = { padded(n, (size_t)n), n };
+	int status = -1;
+	long kb = c.path ? child_peak_kb(check_only, &c, &status) : -1;
+
+	CHECK(c.path && status == 0, "tm_matrix_check_file: \"size\": %d in "
+	      "%d bytes of blanks: accepted, size %d", n, n, n);
+	/* the rows took 96 MB (24 bytes a rank) */
+	CHECK(kb > 0 && kb < 3 * (n >> 10) + 4096, "... with a peak RSS of "
+	      "%ld KB, under 3 times the file", kb);
+	if (c.path)
+		unlink(c.path);
+}
+
 static void test_dense_cost(void)
 {
 	size_t len = 0;
@@ -295,6 +378,8 @@ int main(void)
 {
 	test_size_before_allocation();
 	test_size_per_byte();
+	test_check_agrees();
+	test_check_cost();
 	test_dense_cost();
 	test_large_not_plain();
 	test_tree_leaves();
