@@ -324,6 +324,7 @@ results_check "a name taken beforehand" "$dir" "$status"
 # --comm-matrix=online after a FILE (on the command line, or srun's after
 # #SBATCH's) drops the FILE's placement across nodes with it.
 tm_matrix cross4.json 4 0 2 1000000 1 3 1000000
+# shellcheck disable=SC2016 # expanded by each task
 layout='echo "$SLURM_PROCID $SLURMD_NODENAME ${SLURM_TREEMATCH_STATUS:-none}"'
 cat >last-wins.sh <<EOF
 #!/bin/bash

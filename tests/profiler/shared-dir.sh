@@ -39,6 +39,7 @@ cp victim victim.orig
 # plant NAME: links NAME.tmp.N and NAME.tmp.N.K -> victim for the pids
 # to come, made by the other user
 plant() {
+	# shellcheck disable=SC2016 # perl's variables, not the shell's
 	setpriv --reuid="$other" --regid="$(id -g "$other")" --clear-groups \
 		perl -e 'my ($name, $to, $from) = @ARGV;
 			for my $n ($from .. $from + 3000) {
@@ -53,7 +54,7 @@ check_target() {
 	else not_ok "$1: the linked file is unchanged"; show victim; fi
 	if [ -f "$shared/$2" ] && [ ! -L "$shared/$2" ] && [ -O "$shared/$2" ]
 	then ok "$1: $2 is a regular file of ours"
-	else not_ok "$1: $2 is a regular file of ours"; ls -l "$shared" | head -3 | show; fi
+	else not_ok "$1: $2 is a regular file of ours"; stat -c '%A %U %N' "$shared/$2" | show; fi
 	mode=$(stat -c %a "$shared/$2" 2>/dev/null)
 	if [ "$mode" = "$3" ]; then ok "$1: $2 has mode $3"
 	else not_ok "$1: $2 has mode $3 (got $mode)"; fi
