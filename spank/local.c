@@ -48,7 +48,6 @@ static int check_file(const site_config *cfg, const char *path, int *size,
 		      char *problem, size_t plen)
 {
 	struct stat st;
-	tm_matrix *m = NULL;
 	tm_error err = { 0 };
 
 	if (matrix_file_trusted(cfg, path, getuid(), problem, plen) < 0)
@@ -68,13 +67,13 @@ static int check_file(const site_config *cfg, const char *path, int *size,
 			 (long long)st.st_size, cfg->max_size);
 		return -1;
 	}
-	/* the same limit while reading: the file may grow after the stat */
-	if (tm_matrix_load_limited(path, cfg->max_size, &m, &err) != TM_OK) {
+	/* the same limit while reading: the file may grow after the stat;
+	 * checked without building it (the nodes do), so that what a file
+	 * costs srun is bounded by its length, not by its "size" */
+	if (tm_matrix_check_file(path, cfg->max_size, size, &err) != TM_OK) {
 		text_clean(problem, plen, err.text, sizeof(err.text));
 		return -1;
 	}
-	*size = m->n;
-	tm_matrix_free(m);
 	return 0;
 }
 

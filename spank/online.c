@@ -9,22 +9,25 @@
  *     online=, the user's --comm-matrix-online) are checked and passed in
  *     SLURM_TREEMATCH_ONLINE;
  *   slurmstepd, user_init: checked again (the job's environment is the
- *     user's), the step's shared-memory name on this node fixed;
+ *     user's), the step's shared-memory name on this node fixed, with 64
+ *     random bits in it so that no other user can take it first;
  *   each task, task_init (as the user, just before exec): the profiler's
  *     library goes into LD_PRELOAD after the application's own, with the
  *     variables its online mode reads (TREEMATCH_ONLINE_*);
  *   slurmstepd, exit (root): the step's segment is removed by its name,
  *     even when the tasks were killed before they could.
- * Root never opens, reads nor maps the segment: it only unlinks a name
- * built from the job's ids.
+ * Root never opens, reads nor maps the segment: it only unlinks the name
+ * it chose.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include "tm_online.h"
@@ -67,6 +70,25 @@ int online_params(const site_config *cfg, const char *policy,
 bad:
 	text_clean(why, wl, err.text, strlen(err.text));
 	return -1;
+}
+
+/* 64 bits from the kernel's generator; -1 with errno set when there are
+ * none (getrandom blocks only before the pool is first ready, at boot). */
+static int random_bits(uint64_t *bits)
+{
+	size_t got = 0;
+
+	while (got < sizeof(*bits)) {
+		ssize_t n = getrandom((char *)bits + got, sizeof(*bits) - got,
+				      0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	return 0;
 }
 
 /* Names of what a task inherits from an online step. */
@@ -174,11 +196,21 @@ int online_plan_node(spank_t sp, const site_config *cfg, node_plan *plan,
 			  c == '-' ? c : '_';
 	}
 	node[i] = '\0';
+	/* The ids alone are known to every user of the cluster, and
+	 * /dev/shm is theirs too: a name taken first (the segment is
+	 * created O_EXCL) would turn the step's online mode off, and root
+	 * could not remove another user's file there.  64 random bits make
+	 * the name one nobody can take in advance; it reaches the tasks in
+	 * their environment and is removed by this name at the end. */
+	uint64_t bits;
+	if (random_bits(&bits) < 0) {
+		snprintf(why, wl, "online: no random bits for the step's "
+			 "shared-memory name: %s", strerror(errno));
+		return -1;
+	}
 	snprintf(plan->online_segment, sizeof(plan->online_segment),
-		 "/treematch-online.%u.%u.%u.%s", (unsigned)uid, jobid, stepid,
-		 node);
-	/* a step of a requeued job has the ids of the run before it */
-	shm_unlink(plan->online_segment);
+		 "/treematch-online.%u.%u.%u.%s.%016llx", (unsigned)uid, jobid,
+		 stepid, node, (unsigned long long)bits);
 	return 0;
 }
 

@@ -57,8 +57,13 @@ static int option_cb(int val, const char *optarg, int remote)
 		}
 		if (set_string(&user_opt.matrix, optarg) < 0)
 			return -1;
-		/* online: no matrix yet, nothing to place the ranks by */
-		if (site && !online_asked(optarg))
+		/* The last --comm-matrix wins wholly (#SBATCH's, then srun's,
+		 * or twice on one line): what an earlier FILE placed across
+		 * nodes goes with it.  online: no matrix yet, nothing to
+		 * place the ranks by. */
+		if (online_asked(optarg))
+			jobwide_withdraw();
+		else if (site)
 			jobwide_option(site, optarg, table);
 		return 0;
 	case OPT_KEEP_LAYOUT:

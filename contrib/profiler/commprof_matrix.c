@@ -13,8 +13,9 @@
  * accepts can be merged.  The sum is written as one [i, j, w] entry per
  * pair with i < j holding w_ij + w_ji of every file: placement adds the
  * two directions anyway (doc/matrix-format.md).  OUT is written under a
- * temporary name and renamed when complete.  Exit 0, or 1 with one line
- * on stderr naming the file and what was expected.
+ * temporary name nobody can guess and renamed when complete (tmpfile.h).
+ * Exit 0, or 1 with one line on stderr naming the file and what was
+ * expected.
  */
 #include <config.h>
 
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "tm_matrix.h"
+#include "tmpfile.h"
 
 #define PROGRAM "commprof"
 
@@ -87,21 +89,17 @@ static int add(struct pairs *p, const tm_matrix *m)
 	return 0;
 }
 
+/* Written as output.c writes the profiler's matrix (tmpfile.h): OUT is
+ * often in a directory shared with others. */
 static int write_sum(const char *out, const tm_matrix *sum, int files)
 {
-	size_t room = strlen(out) + 32;
-	char *tmp = malloc(room);
-	FILE *f = NULL;
-	int first = 1, failed;
+	char *tmp;
+	FILE *f = commprof_tmpfile_create(out, &tmp);
+	int first = 1, error;
 
-	if (tmp) {
-		snprintf(tmp, room, "%s.tmp.%ld", out, (long)getpid());
-		f = fopen(tmp, "w");
-	}
 	if (!f) {
 		fprintf(stderr, PROGRAM ": cannot write %s: %s\n", out,
-			strerror(tmp ? errno : ENOMEM));
-		free(tmp);
+			strerror(errno));
 		return 1;
 	}
 	fprintf(f, "{\"version\": 1, \"size\": %d, \"merged\": %d,\n"
@@ -115,16 +113,16 @@ static int write_sum(const char *out, const tm_matrix *sum, int files)
 				first = 0;
 			}
 	fputs(first ? "]}\n" : "\n ]}\n", f);
-	failed = ferror(f) | fflush(f);
-	if (fclose(f) != 0 || failed || rename(tmp, out) != 0) {
+	error = commprof_tmpfile_finish(f, out);
+	if (!error && rename(tmp, out) != 0)
+		error = errno;
+	if (error) {
 		fprintf(stderr, PROGRAM ": cannot write %s: %s\n", out,
-			strerror(errno ? errno : EIO));
+			strerror(error));
 		unlink(tmp);
-		free(tmp);
-		return 1;
 	}
 	free(tmp);
-	return 0;
+	return error ? 1 : 0;
 }
 
 static int merge(const char *out, int nfiles, char **files)

@@ -3,7 +3,8 @@
  * output.c - writing the matrix file.  It is written under a temporary
  * name in the same directory and renamed when complete: rename() is
  * atomic within a file system, so a reader sees either no file or all of
- * it, never a half-written one.
+ * it, never a half-written one.  The temporary file is made by tmpfile.c:
+ * another user's link or file of a guessed name is never written through.
  *
  * Under the commprof command, COMMPROF_PENDING names a file where the
  * complete temporary file and its final name are listed instead (one line
@@ -23,44 +24,12 @@
 #include <unistd.h>
 
 #include "commprof.h"
+#include "tmpfile.h"
 
 static void note_error(struct commprof_writer *w)
 {
 	if (!w->error)
 		w->error = errno ? errno : EIO;
-}
-
-/* Create the temporary file next to the final one.  open() with 0666
- * lets the umask decide the permissions, as for any file the user makes
- * (mkstemp would force 0600); O_EXCL never follows nor reuses an existing
- * name, e.g. one left by a crashed run that had the same pid. */
-static FILE *create_temporary(struct commprof_writer *w)
-{
-	size_t room = strlen(w->path) + 64;
-	int attempt, fd;
-	FILE *file;
-
-	w->tmp_path = malloc(room);
-	if (!w->tmp_path)
-		return NULL;
-	for (attempt = 0; attempt < 100; attempt++) {
-		snprintf(w->tmp_path, room, "%s.tmp.%ld.%d", w->path,
-			 (long)getpid(), attempt);
-		fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
-		if (fd >= 0 || errno != EEXIST)
-			break;
-	}
-	if (fd < 0)
-		return NULL;
-	file = fdopen(fd, "w");
-	if (!file) {
-		int error = errno;
-
-		close(fd);
-		unlink(w->tmp_path);
-		errno = error;
-	}
-	return file;
 }
 
 int commprof_writer_open(struct commprof_writer *w, const char *path,
@@ -71,7 +40,7 @@ int commprof_writer_open(struct commprof_writer *w, const char *path,
 	memset(w, 0, sizeof *w);
 	w->path = strdup(path);
 	if (w->path)
-		w->file = create_temporary(w);
+		w->file = commprof_tmpfile_create(w->path, &w->tmp_path);
 	if (!w->file) {
 		error = w->path ? errno : ENOMEM;
 		free(w->path);
@@ -145,10 +114,11 @@ int commprof_writer_close(struct commprof_writer *w)
 
 	if (w->in_list)
 		end_list(w);
-	if (fputs("}\n", w->file) == EOF || fflush(w->file) == EOF)
+	if (fputs("}\n", w->file) == EOF)
 		note_error(w);
-	if (fclose(w->file) != 0)
-		note_error(w);
+	error = commprof_tmpfile_finish(w->file, w->path);
+	if (error && !w->error)
+		w->error = error;
 	if (!w->error && list_pending(w) != 0 &&
 	    rename(w->tmp_path, w->path) != 0)
 		note_error(w);

@@ -323,22 +323,16 @@ int cli_job(int argc, char **argv)
 	if (rc)
 		return rc;
 	rc = read_job_text(&o, &nodes, &nnodes, &tasks, &err);
-	if (rc == CLI_OK && tm_matrix_load_limited(o.matrix, o.max_size, &m,
-						   &err))
+	/* The step's task count is known before the file is read: a
+	 * "size" of another count is refused before rows of that size
+	 * exist (a 16 MB file may say 16 million ranks). */
+	long sum = 0;
+	for (int j = 0; rc == CLI_OK && j < nnodes; j++)
+		sum += tasks[j];
+	if (rc == CLI_OK && tm_matrix_load_sized(o.matrix, o.max_size, sum,
+						 &m, &err))
 		rc = CLI_BAD_INPUT;
 	cli_json_release();
-	if (rc == CLI_OK) {
-		long sum = 0;
-		for (int j = 0; j < nnodes; j++)
-			sum += tasks[j];
-		if (sum != m->n) {
-			tm_error_set(&err, TM_ERR_SIZE, "%s: the matrix has %d "
-				     "ranks, but --tasks-per-node \"%.100s\" "
-				     "gives %ld tasks: expected as many",
-				     o.matrix, m->n, o.tasks, sum);
-			rc = CLI_BAD_INPUT;
-		}
-	}
 	if (rc == CLI_OK && tm_switch_tree_load(o.switches, nodes, nnodes,
 						&net, &order, &err))
 		rc = CLI_BAD_INPUT;

@@ -385,6 +385,17 @@ static int build_tree(const map_options *o, int nranks, tm_tree **out,
 		return cli_usage_error("map", "--level-costs %s: %s",
 				       o->level_costs, err->text);
 	}
+	if (nranks > t->nleaves && nranks > TM_TREE_SPEC_MAX_LEAVES) {
+		/* one slot per rank: a file's "size" alone must not make
+		 * millions of them (minutes and gigabytes); the same bound
+		 * as a tree: spec's leaves */
+		tm_error_set(err, TM_ERR_SIZE, "%s: %d ranks on %d slots: "
+			     "expected at most %d ranks to place on one node "
+			     "(--ranks chooses a node's ranks)", o->matrix,
+			     nranks, t->nleaves, TM_TREE_SPEC_MAX_LEAVES);
+		tm_tree_free(t);
+		return CLI_BAD_INPUT;
+	}
 	if (nranks > t->nleaves) {
 		const char *unit = o->bind == TM_LEAF_PU ? "PU" : "core";
 
@@ -489,7 +500,8 @@ int cli_map(int argc, char **argv)
 		return rc;
 	/* --ntasks: a "size" of another step is refused before the matrix
 	 * of that size is built */
-	if (o.multi.n > 1 ? cli_multi_load(&o.multi, o.max_size, &m, &err)
+	if (o.multi.n > 1 ? cli_multi_load(&o.multi, o.max_size, o.ntasks, &m,
+					   &err)
 	    : tm_matrix_load_sized(o.matrix, o.max_size, o.ntasks, &m,
 				    &err)) {
 		cli_multi_free(&o.multi);

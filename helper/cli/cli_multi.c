@@ -37,8 +37,8 @@ void cli_multi_free(cli_multi *mm)
 	}
 }
 
-tm_status cli_multi_load(cli_multi *mm, long long max_size, tm_matrix **sum,
-			 tm_error *err)
+tm_status cli_multi_load(cli_multi *mm, long long max_size, long order,
+			 tm_matrix **sum, tm_error *err)
 {
 	size_t count = 0, cap = 0;
 	int *ei = NULL, *ej = NULL;
@@ -47,8 +47,8 @@ tm_status cli_multi_load(cli_multi *mm, long long max_size, tm_matrix **sum,
 
 	*sum = NULL;
 	for (int k = 0; k < mm->n && st == TM_OK; k++) {
-		st = tm_matrix_load_limited(mm->file[k], max_size, &mm->m[k],
-					    err);
+		st = tm_matrix_load_sized(mm->file[k], max_size, order,
+					  &mm->m[k], err);
 		if (st != TM_OK)
 			break;
 		if (mm->m[k]->n != mm->m[0]->n) {

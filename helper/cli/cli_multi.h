@@ -24,8 +24,11 @@ typedef struct cli_multi {
 } cli_multi;
 
 /* Loads every file (each no larger than max_size, 0: no limit), checks
- * that they have one size and sets *sum to their sum. */
-tm_status cli_multi_load(cli_multi *mm, long long max_size, tm_matrix **sum,
+ * that they have one size (order's, when order >= 0: --ntasks) and sets
+ * *sum to their sum.  Each file's size is checked before rows of that
+ * size are allocated. */
+tm_status cli_multi_load(cli_multi *mm, long long max_size, long order,
+			 tm_matrix **sum,
 			 tm_error *err);
 /* After leaf_of was placed for sum (the submatrix of ranks) and rep's
  * costs computed: each matrix's costs, the disagreement, and for

@@ -32,6 +32,12 @@ typedef struct tm_matrix {
 
 /* Largest order accepted from a file: bounds what a bad "size" can cost. */
 enum { TM_MATRIX_MAX_ORDER = 1 << 24 };
+/* Above this order (where n x n doubles would pass 128 MiB) a file must
+ * hold at least one byte per rank: a 34-byte file cannot say "size":
+ * 16776961 and have every reader, srun and each helper subcommand
+ * allocate rows for 16 million ranks.  A real matrix of that many ranks
+ * lists their pairs, several bytes per rank. */
+enum { TM_MATRIX_DENSE_MAX_ORDER = 4096 };
 /* Largest sum of all weights a file may have: far above any byte count,
  * and far enough below DBL_MAX that costs (weights times level costs)
  * stay finite. */
@@ -58,6 +64,14 @@ tm_status tm_matrix_load_limited(const char *path, long long max_bytes,
  * (doc/matrix-format.md), which is read without building JSON values. */
 tm_status tm_matrix_load_sized(const char *path, long long max_bytes,
 			       long order, tm_matrix **out, tm_error *err);
+
+/* Whether tm_matrix_load_limited would accept the file, with the same
+ * error, and its "size" in *size, without building the matrix: what it
+ * costs is bounded by the file's length alone (its text and entries), not
+ * by its "size" (srun and sbatch check a user's file with it; 16 MB of
+ * blanks may say 16 million ranks, whose rows took 400 MB). */
+tm_status tm_matrix_check_file(const char *path, long long max_bytes,
+			       int *size, tm_error *err);
 
 /* Parse from memory; `name` is used in error texts in place of a path. */
 tm_status tm_matrix_parse(const char *name, const char *text, size_t len,

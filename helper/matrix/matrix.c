@@ -529,19 +529,105 @@ static void release_list(void *list)
 	tm__entry_list_free(list);
 }
 
+/* A kept entry and its place in the file, for check_without_rows. */
+typedef struct pair_entry {
+	int low, high;
+	size_t k;
+	double w;
+} pair_entry;
+
+static int by_pair_then_file(const void *a, const void *b)
+{
+	const pair_entry *x = a, *y = b;
+
+	if (x->low != y->low)
+		return x->low < y->low ? -1 : 1;
+	if (x->high != y->high)
+		return x->high < y->high ? -1 : 1;
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+/* What build() and the total below would say of the list, in the same
+ * words and with the same sums, without a row: the kept entries sorted by
+ * pair, then file order, add up in the order merge_repeats adds them, and
+ * the pairs come in the order tm_matrix_total takes them (rows, then
+ * columns).  Costs the entries, not the ranks. */
+static tm_status check_without_rows(const char *name, const tm_entry_list *l,
+				    tm_error *err)
+{
+	size_t kept = 0;
+	pair_entry *e = alloc_items(l->count, sizeof(*e));
+	double total = 0;
+
+	if (!e)
+		return tm_error_nomem(err);
+	for (size_t k = 0; k < l->count; k++)
+		if (is_kept(l->i[k], l->j[k], l->w[k]))
+			e[kept++] = (pair_entry){
+				l->i[k] < l->j[k] ? l->i[k] : l->j[k],
+				l->i[k] < l->j[k] ? l->j[k] : l->i[k], k,
+				l->w[k] };
+	qsort(e, kept, sizeof(*e), by_pair_then_file);
+	for (size_t a = 0; a < kept;) {
+		double sum = e[a].w;
+		size_t b = a + 1;
+
+		for (; b < kept && e[b].low == e[a].low &&
+		       e[b].high == e[a].high; b++) {
+			sum += e[b].w;
+			if (isinf(sum)) {
+				int low = e[a].low, high = e[a].high;
+
+				free(e);
+				return tm_error_set(err, TM_ERR_VALUE, "%s: ranks "
+						    "%d and %d: weights add up "
+						    "to infinity: expected a "
+						    "finite sum", name, low,
+						    high);
+			}
+		}
+		total += sum;
+		a = b;
+	}
+	free(e);
+	if (!(total <= TM_MATRIX_MAX_TOTAL))
+		return tm_error_set(err, TM_ERR_RANGE, "%s: the weights add up "
+				    "to %g: expected at most %g (scale them "
+				    "down, e.g. to kilobytes)", name, total,
+				    TM_MATRIX_MAX_TOTAL);
+	return TM_OK;
+}
+
 tm_status tm__matrix_from_list(const char *name, int n, long order,
-			      tm_entry_list *list, tm_matrix **out,
-			      tm_error *err)
+			      size_t len, tm_entry_list *list,
+			      tm_matrix **out, tm_error *err)
 {
 	tm_error inner;
 
 	*out = NULL;
 	/* a 34-byte file can say "size": 16777216: the matrix's rows cost
-	 * that much, so the step's own size is checked first */
+	 * that much, so the step's own size is checked first, then the
+	 * file's length (tm_matrix.h) */
 	if (order >= 0 && n != order)
 		return tm_error_set(err, TM_ERR_SIZE, "%s: the matrix's size is "
 				    "%d, but the job step has %ld tasks", name,
 				    n, order);
+	if (n > TM_MATRIX_DENSE_MAX_ORDER && (size_t)n > len)
+		return tm_error_set(err, TM_ERR_SIZE, "%s: \"size\": %d ranks "
+				    "in a file of %zu bytes: expected at least "
+				    "one byte per rank above %d ranks", name, n,
+				    len, (int)TM_MATRIX_DENSE_MAX_ORDER);
+	if (order == TM__ORDER_CHECK_ONLY) {
+		tm_status status = check_without_rows(name, list, err);
+
+		tm__entry_list_free(list);
+		*out = status == TM_OK ? calloc(1, sizeof(**out)) : NULL;
+		if (status == TM_OK && !*out)
+			return tm_error_nomem(err);
+		if (*out)
+			(*out)->n = n;
+		return status;
+	}
 	tm_status status = check_entries(n, list->count, list->i, list->j,
 					 list->w, &inner);
 	if (status == TM_OK)

@@ -314,7 +314,8 @@ tm_status tm__matrix_parse_json_jansson(const char *name, const char *text,
 	 * all at once after tm_matrix_load instead: cli_map.c). */
 	json_decref(root);
 	if (status == TM_OK)
-		status = tm__matrix_from_list(name, n, order, &list, out, err);
+		status = tm__matrix_from_list(name, n, order, len, &list, out,
+					      err);
 	tm__entry_list_free(&list);
 	return status;
 }

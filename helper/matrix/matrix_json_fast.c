@@ -281,8 +281,8 @@ int tm__matrix_parse_json_fast(const char *name, const char *text,
 	    max_rank >= size || ((seen & SEEN_MATRIX) && nrows != size))
 		goto decline;
 	ok = 1;
-	*status = tm__matrix_from_list(name, (int)size, order, &list, out,
-					err);
+	*status = tm__matrix_from_list(name, (int)size, order, len, &list,
+				       out, err);
 decline:
 	tm__entry_list_free(&list);
 	return ok;

@@ -149,3 +149,15 @@ tm_status tm_matrix_load_sized(const char *path, long long max_bytes,
 	free(text);
 	return status;
 }
+
+tm_status tm_matrix_check_file(const char *path, long long max_bytes,
+			       int *size, tm_error *err)
+{
+	tm_matrix *m = NULL;
+	tm_status status = tm_matrix_load_sized(path, max_bytes,
+						TM__ORDER_CHECK_ONLY, &m, err);
+
+	*size = status == TM_OK ? m->n : 0;
+	tm_matrix_free(m);
+	return status;
+}

@@ -246,7 +246,7 @@ tm_status tm__matrix_parse_mat(const char *name, const char *text, size_t len,
 		return tm_error_nomem(err);
 	status = read_lines(&reader, text, len, err);
 	if (status == TM_OK)
-		status = tm__matrix_from_list(name, (int)reader.n, order,
+		status = tm__matrix_from_list(name, (int)reader.n, order, len,
 					     &reader.list,
 					     out, err);
 	freelocale(reader.c_locale);

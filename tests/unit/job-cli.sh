@@ -101,7 +101,7 @@ run() { # EXPECTED-STATUS ARGS...: sets out, err
 run 1 --matrix pairs.json --nodes 'n[1-8]' --tasks-per-node '3(x8)'
 check_eq "sum of tasks != matrix size: exit 1" "$status" 1
 check_eq "... the line names the file and both numbers" "$err" \
-	"treematch-helper: pairs.json: the matrix has 16 ranks, but --tasks-per-node \"3(x8)\" gives 24 tasks: expected as many"
+	"treematch-helper: pairs.json: the matrix's size is 16, but the job step has 24 tasks"
 run 1 --matrix pairs.json --nodes 'n[1-8' --tasks-per-node '2(x8)'
 check_eq "a bad host list: exit 1 and the position" "$status:$err" \
 	"1:treematch-helper: --nodes \"n[1-8\": position 6: expected ',' or ']'"

@@ -6,7 +6,8 @@
 # than the sum's; it reports the cost on each matrix and the disagreement
 # of the runs, strong when the placement made for one run costs more than
 # 10 % above another run's own; a matrix of another size is refused with
-# one line naming it.  Also: the usage line shows --topology as optional,
+# one line naming it, as are more ranks than one node's placement takes.
+# Also: the usage line shows --topology as optional,
 # and a report where all ranks share one CPU says so instead of "proven
 # optimal".
 set -u
@@ -102,5 +103,20 @@ out=$("$helper" map --matrix A.json --topology "synthetic:pack:1 core:1 pu:1" --
 check_match "8 ranks on one CPU: the report says that all share it" "$out" \
 	"^all 8 ranks share CPU 0: there was nothing to choose, the costs compare nothing$"
 check_eq "... and does not claim 'proven optimal'" "$(grep -c 'proven optimal' <<<"$out")" 0
+
+# 1 MB of blanks saying 1048577 ranks (one byte each, as the reader asks):
+# more ranks than one node's placement takes are refused in one line
+# instead of building a slot for each (16776961 took minutes and GBs),
+# with one matrix or several
+{ printf '{"size": 1048577, "entries": ['
+  head -c 1048577 /dev/zero | tr '\0' ' '
+  printf ']}'; } >many.json
+"$helper" map --matrix many.json "${topo[@]}" >/dev/null 2>err.txt
+check_eq "1048577 ranks on 8 cores: exit 1, one line naming the file and the bound" \
+	"$?:$(cat err.txt)" \
+	"1:treematch-helper: many.json: 1048577 ranks on 8 slots: expected at most 1048576 ranks to place on one node (--ranks chooses a node's ranks)"
+"$helper" map --matrix many.json --matrix many.json --combine worst "${topo[@]}" \
+	>/dev/null 2>err.txt
+check_eq "... the same with --combine worst" "$?:$(grep -c 'expected at most 1048576 ranks' err.txt)" "1:1"
 
 [ "$failed" -eq 0 ]

@@ -2,8 +2,9 @@
 /*
  * test_matrix_limits.c - what a matrix file or a tree: spec can make a node
  * spend (treematch-helper runs them for every step): a "size" that is not
- * the step's task count is refused before anything of that size exists, a
- * dense matrix costs a bounded multiple of its text, a large JSON file
+ * the step's task count is refused before anything of that size exists, as
+ * is one of more than TM_MATRIX_DENSE_MAX_ORDER ranks in a file of fewer
+ * bytes than ranks (whoever reads it), a dense matrix costs a bounded multiple of its text, a large JSON file
  * that the direct reader cannot take is refused rather than handed to
  * jansson, and a tree: spec of too many leaves is refused before it is
  * built.  Each case runs in a child, whose peak RSS is measured alone.
@@ -141,11 +142,160 @@ static void test_size_before_allocation(void)
 	CHECK(kb > 0 && kb < 32 * 1024, "... with a peak RSS of %ld KB, under "
 	      "32 MB (the matrix of that size took 264 MB)", kb);
 	c.order = -1;
+	snprintf(c.want_text, sizeof(c.want_text), "\"size\": 16777216 ranks "
+		 "in a file of %zu bytes: expected at least one byte per rank "
+		 "above %d ranks", strlen(text), (int)TM_MATRIX_DENSE_MAX_ORDER);
+	kb = child_peak_kb(load, &c, &status);
+	CHECK(status == 0, "the same file without a task count (srun, "
+	      "treematch-helper map and job, commprof): refused, saying the "
+	      "rule");
+	/* srun took 388 MB and treematch-helper map 3.96 GB, still growing */
+	CHECK(kb > 0 && kb < 32 * 1024, "... with a peak RSS of %ld KB, under "
+	      "32 MB", kb);
+	unlink(c.path);
+}
+
+/* A file {"size": N, "entries": []} of `len` bytes, blanks before the
+ * entries' "]"; its path (write_temp's), or NULL. */
+static char *padded(int n, size_t len)
+{
+	char head[64], *text = malloc(len), *path = NULL;
+	int h = snprintf(head, sizeof(head), "{\"size\": %d, \"entries\": [",
+			 n);
+
+	if (text && len >= (size_t)h + 2) {
+		memcpy(text, head, (size_t)h);
+		memset(text + h, ' ', len - (size_t)h - 2);
+		memcpy(text + len - 2, "]}", 2);
+		path = write_temp(text, len);
+	}
+	free(text);
+	return path;
+}
+
+/* The rule's edges: up to TM_MATRIX_DENSE_MAX_ORDER ranks any file will
+ * do; above it, one byte per rank; and a file that has them is served at
+ * a cost bounded by its length (a few words per rank). */
+static void test_size_per_byte(void)
+{
+	const int small = TM_MATRIX_DENSE_MAX_ORDER, big = 200000;
+	struct load_case c = { padded(small, 40), -1, TM_OK, "" };
+	int status;
+	long kb;
+
+	if (c.path)
+		child_peak_kb(load, &c, &status);
+	CHECK(c.path && status == 0, "\"size\": %d in 40 bytes loads (at most "
+	      "%d ranks: any length)", small, small);
+	c.path = padded(small + 1, 40);
+	c.want = TM_ERR_SIZE;
+	snprintf(c.want_text, sizeof(c.want_text), "\"size\": %d ranks in a "
+		 "file of 40 bytes: expected at least one byte per rank above "
+		 "%d ranks", small + 1, small);
+	if (c.path)
+		child_peak_kb(load, &c, &status);
+	CHECK(c.path && status == 0, "\"size\": %d in 40 bytes: refused, "
+	      "naming the file, \"size\" and the rule", small + 1);
+	c.path = padded(big, (size_t)big - 1);
+	snprintf(c.want_text, sizeof(c.want_text), "\"size\": %d ranks in a "
+		 "file of %d bytes", big, big - 1);
+	if (c.path)
+		child_peak_kb(load, &c, &status);
+	CHECK(c.path && status == 0, "\"size\": %d in %d bytes: refused",
+	      big, big - 1);
+	c.path = padded(big, (size_t)big);
 	c.want = TM_OK;
 	c.want_text[0] = '\0';
-	child_peak_kb(load, &c, &status);
-	CHECK(status == 0, "the same file without a task count still loads");
-	unlink(c.path);
+	kb = c.path ? child_peak_kb(load, &c, &status) : -1;
+	CHECK(c.path && status == 0, "\"size\": %d in %d bytes (blanks) loads",
+	      big, big);
+	CHECK(kb > 0 && kb < 16 * 1024, "... with a peak RSS of %ld KB, under "
+	      "16 MB", kb);
+	if (c.path)
+		unlink(c.path);
+}
+
+/* srun's check (tm_matrix_check_file) says what loading says, word for
+ * word, and gives the size. */
+static void test_check_agrees(void)
+{
+	static const char *const texts[] = {
+		"{\"size\": 4, \"entries\": [[0, 1, 5], [1, 0, 2], [3, 2, 1], "
+		"[2, 2, 9], [0, 3, 0]]}",
+		"{\"size\": 2, \"entries\": [[0, 1, 1e308], [1, 0, 1e308]]}",
+		"{\"size\": 3, \"entries\": [[0, 1, 1e308], [2, 1, 1e308], "
+		"[1, 0, 1e308]]}",
+		"{\"size\": 3, \"entries\": [[0, 1, 1e249], [0, 2, 1e249], "
+		"[1, 2, 1e249], [1, 0, 1e249], [2, 0, 1e249], [2, 1, 1e249], "
+		"[0, 1, 1e249], [0, 2, 1e249], [1, 2, 1e249], [2, 1, 1e249], "
+		"[1, 0, 1e249]]}",
+		"{\"size\": 2, \"entries\": [[0, 1, -1]]}",
+		"{\"size\": 2, \"entries\": [[0, 2, 1]]}",
+		"{\"size\": 2, \"matrix\": [[0, 3], [4, 0]]}",
+		"0 1 2\n1 0 3\n2 3 0\n",
+		"{\"size\": 5000, \"entries\": []}",
+	};
+
+	for (size_t t = 0; t < sizeof(texts) / sizeof(*texts); t++) {
+		char *path = write_temp(texts[t], strlen(texts[t]));
+		tm_matrix *m = NULL;
+		tm_error load_err = { 0 }, check_err = { 0 };
+		int size = -1;
+
+		if (!path) {
+			CHECK(0, "case %zu written", t);
+			continue;
+		}
+		tm_status loaded = tm_matrix_load_limited(path, 0, &m,
+							  &load_err);
+		tm_status checked = tm_matrix_check_file(path, 0, &size,
+							 &check_err);
+		CHECK(loaded == checked && (loaded != TM_OK ||
+					    size == m->n) &&
+		      !strcmp(load_err.text, check_err.text),
+		      "case %zu: the check says what loading says (%s)", t,
+		      loaded == TM_OK ? "accepted" : load_err.text);
+		tm_matrix_free(m);
+		unlink(path);
+	}
+}
+
+struct check_case {
+	const char *path;
+	int want_size;
+};
+
+static int check_only(void *arg)
+{
+	struct check_case *c = arg;
+	tm_error err = { 0 };
+	int size = -1;
+	tm_status st = tm_matrix_check_file(c->path, 0, &size, &err);
+
+	if (st != TM_OK || size != c->want_size) {
+		printf("# got status %d, size %d: %s\n", (int)st, size,
+		       st ? err.text : "ok");
+		return 1;
+	}
+	return 0;
+}
+
+/* 16 MB of blanks may say 16 million ranks: srun checks such a file at
+ * the cost of its text, not of rows for every rank. */
+static void test_check_cost(void)
+{
+	const int n = 4000000;
+	struct check_case c = { padded(n, (size_t)n), n };
+	int status = -1;
+	long kb = c.path ? child_peak_kb(check_only, &c, &status) : -1;
+
+	CHECK(c.path && status == 0, "tm_matrix_check_file: \"size\": %d in "
+	      "%d bytes of blanks: accepted, size %d", n, n, n);
+	/* the rows took 96 MB (24 bytes a rank) */
+	CHECK(kb > 0 && kb < 3 * (n >> 10) + 4096, "... with a peak RSS of "
+	      "%ld KB, under 3 times the file", kb);
+	if (c.path)
+		unlink(c.path);
 }
 
 static void test_dense_cost(void)
@@ -227,6 +377,9 @@ static void test_tree_leaves(void)
 int main(void)
 {
 	test_size_before_allocation();
+	test_size_per_byte();
+	test_check_agrees();
+	test_check_cost();
 	test_dense_cost();
 	test_large_not_plain();
 	test_tree_leaves();
