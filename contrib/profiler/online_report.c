@@ -107,17 +107,20 @@ void online_report_print(const char *node, const struct online_stats *s)
 	emit(&l);
 }
 
-void online_log_round(const char *path, int round, double t, double interval,
-		      bool changed, int moved, double cost)
+void online_log_round(const char *path, const char *node, int round,
+		      double t, double interval, bool changed, int moved,
+		      double cost)
 {
 	char line[256];
 	int fd, len;
 
 	if (!*path)
 		return;
-	len = snprintf(line, sizeof line, "round %d t=%.3f interval=%g "
-		       "changed=%d moved=%d cost=%g\n", round, t, interval,
-		       changed ? 1 : 0, moved, cost);
+	/* the node first: the mappers of every node of a step may append
+	 * to one file (issue 25) */
+	len = snprintf(line, sizeof line, "node %.64s round %d t=%.3f "
+		       "interval=%g changed=%d moved=%d cost=%g\n", node, round,
+		       t, interval, changed ? 1 : 0, moved, cost);
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
 		  O_CLOEXEC, 0644);
 	if (fd < 0)
