@@ -181,13 +181,21 @@ static void helper_problem(const helper_result *res, const site_config *cfg,
 }
 
 /* The same command line with --format svg, on the heap: the node's first
- * task runs it as the user (task.c).  NULL when out of memory. */
-static char **svg_command(char *const *argv, int n)
+ * task runs it as the user (task.c); its title names the node, the job
+ * and the step (--node, --jobid, --stepid).  NULL when out of memory. */
+static char **svg_command(char *const *argv, int n, const step_info *s)
 {
-	char **copy = calloc((size_t)n + 1, sizeof(char *));
+	char jobid[16], stepid[16];
+	const char *names[] = { "--node", s->node, "--jobid", jobid,
+				"--stepid", stepid };
+	int k = (int)(sizeof(names) / sizeof(names[0]));
+	char **copy = calloc((size_t)(n + k) + 1, sizeof(char *));
 
-	for (int i = 0; copy && i < n; i++) {
-		const char *arg = i > 0 && strcmp(argv[i - 1], "--format") == 0 ?
+	snprintf(jobid, sizeof(jobid), "%u", s->jobid);
+	snprintf(stepid, sizeof(stepid), "%u", s->stepid);
+	for (int i = 0; copy && i < n + k; i++) {
+		const char *arg = i >= n ? names[i - n] :
+				  i > 0 && strcmp(argv[i - 1], "--format") == 0 ?
 				  "svg" : argv[i];
 
 		if (!(copy[i] = strdup(arg))) {
@@ -299,7 +307,7 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 	argv[a++] = "json";
 	argv[a] = NULL;
 	if (s->svg)
-		s->svg_argv = svg_command(argv, a);
+		s->svg_argv = svg_command(argv, a, s);
 
 	step_watch watch;
 	helper_job job = { cfg->helper, argv, s->uid, s->gid, s->gids, s->ngids,
