@@ -112,7 +112,8 @@ check_report() {
 		[[ ,$ranks, == *,0,* ]] && has0=1
 		if [ "$same" = 1 ]; then
 			lines=$((3 + has0))
-			want="3 lines, and one for the step with rank 0"
+			want="3 lines (no cost: nothing to choose)"
+			[ "$has0" = 0 ] || want="4 lines (no cost, the step's line: rank 0 is here)"
 		else
 			lines=$((4 + proven))
 			want="4 lines, 5 when proven optimal"
