@@ -42,7 +42,7 @@ fi
 
 # the report lists the same intervals as the log
 log_intervals=$(sed -n 's/.* interval=\([^ ]*\) .*/\1/p' "$dir/log" | tr '\n' ' ' | sed 's/ $//')
-report_intervals=$(sed -n 's/^treematch online: node [^:]*: .* s (\(.*\)), mapping.*/\1/p' "$dir/err")
+report_intervals=$(sed -n 's/^treematch online: node [^:]*: .* moves, intervals \(.*\) s, mapping.*/\1/p' "$dir/err")
 if [ -n "$log_intervals" ] && [ "$log_intervals" = "$report_intervals" ]; then
 	ok "the report lists each round's interval ($report_intervals)"
 else
