@@ -136,7 +136,7 @@ for line in "${lines[@]}"; do
 	*--comm-matrix-svg*)
 		check_example "$line" applied
 		check_eq "... one picture per node, as it says" \
-			"$(ls treematch-*-n[1-4].svg 2>/dev/null | wc -l) $(grep -c '^treematch: wrote treematch-' <<<"$TM_ERR")" \
+			"$(find . -maxdepth 1 -name 'treematch-*-n[1-4].svg' | wc -l) $(grep -c '^treematch: wrote treematch-' <<<"$TM_ERR")" \
 			"4 4"
 		;;
 	*--comm-matrix=app.json*)
