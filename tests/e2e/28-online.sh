@@ -195,7 +195,7 @@ results_check stable "$dir" $?
 # Slurm's binding splits the pairs, or leaves each rank both CPUs: one
 # round (the first with traffic) moves tasks and halves the interval;
 # from then on nothing moves and the interval doubles up to 0.8.
-intervals=$(sed -n 's/^treematch online: node [^:]*: .* s (\([^)]*\)).*/\1/p' "$dir/err")
+intervals=$(sed -n 's/^treematch online: node [^:]*: .* moves, intervals \(.*\) s, mapping.*/\1/p' "$dir/err")
 moves=$(sed -n 's/^treematch online: node [^:]*: [0-9]* rounds, \([0-9]*\) moves.*/\1/p' "$dir/err")
 check_eq "stable: one round moved tasks, one to four of them ($moves; $intervals)" \
 	"$((moves >= 1 && moves <= 4)):$(awk '{ n = 0; for (i = 2; i <= NF; i++) n += $i < $(i - 1); print n }' <<<"$intervals")" \
@@ -225,7 +225,7 @@ fi
 wait "$JOB"
 results_check "two nodes" "$dir" $? 2
 check_eq "two nodes: each node's report names its own node" \
-	"$(sed -n 's/^treematch online: node \(n[0-9]*\): placement.*/\1/p' "$dir/err" | sort | paste -sd' ' -)" \
+	"$(sed -n 's/^treematch online: node \(n[0-9]*\): where the ranks ended: .*/\1/p' "$dir/err" | sort | paste -sd' ' -)" \
 	"n1 n2"
 
 # ---- srun -c 2: each rank keeps 2 CPUs ------------------------------------------
@@ -249,7 +249,8 @@ fi
 wait "$JOB"
 results_check "srun -c 2" "$dir" $?
 check_eq "srun -c 2: the report places each rank on CPUs 0-1" \
-	"$(grep -oE ' on CPUs? [0-9,-]+' "$dir/err" | awk '{ print $3 }' | sort -u)" "0-1"
+	"$(grep -oE ' on CPUs? [0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*' "$dir/err" |
+		awk '{ print $3 }' | sort -u)" "0-1"
 
 # ---- MPI_Init_thread ----------------------------------------------------------
 
