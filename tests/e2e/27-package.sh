@@ -137,6 +137,23 @@ if [ -x "$top_builddir/contrib/profiler/commprof" ]; then
 		"COMMPROF_LIBRARY:-/usr/lib/$multiarch/$pkg/libcommprof.so"
 	check "... which is there" test -f "/usr/lib/$multiarch/$pkg/libcommprof.so"
 fi
+check_eq "dpkg -S: $plugindir/treematch.so belongs to $pkg" \
+	"$(dpkg -S "$plugindir/treematch.so" 2>&1)" "$pkg: $plugindir/treematch.so"
+check_eq "treematch-helper is on the PATH" "$(command -v treematch-helper)" \
+	/usr/bin/treematch-helper
+check "treematch-helper --version runs" treematch-helper --version
+example=/etc/slurm/plugstack.conf.d/treematch.conf.example
+line=$(grep -E '^(optional|required) ' "$example")
+check_match "the example line loads the installed plugin" "$line" \
+	"^optional $plugindir/treematch.so "
+check_match "the example names the installed helper as the default" \
+	"$(cat "$example")" '^# helper=/usr/bin/treematch-helper$'
+if [ -x "$top_builddir/contrib/profiler/commprof" ]; then
+	profiler=$(sed -n 's/^# profiler=//p' "$example")
+	check "the example's default profiler= is the installed library ($profiler)" \
+		test -f "$profiler"
+fi
+
 # What the README and the man pages point users to (issue 25): the batch
 # scripts of a recurring job, ready to run, and commprof(1).
 for f in /usr/share/$pkg/batch/record.sbatch /usr/share/$pkg/batch/reuse.sbatch \
@@ -160,23 +177,6 @@ if [ -x "$top_builddir/contrib/profiler/commprof" ]; then
 	check_match "man -l commprof.1.gz renders, naming the installed library" \
 		"$page" "/usr/lib/$multiarch/$pkg/libcommprof\.so"
 	check_match "... and the installed batch scripts" "$page" "/usr/share/$pkg/batch/"
-fi
-
-check_eq "dpkg -S: $plugindir/treematch.so belongs to $pkg" \
-	"$(dpkg -S "$plugindir/treematch.so" 2>&1)" "$pkg: $plugindir/treematch.so"
-check_eq "treematch-helper is on the PATH" "$(command -v treematch-helper)" \
-	/usr/bin/treematch-helper
-check "treematch-helper --version runs" treematch-helper --version
-example=/etc/slurm/plugstack.conf.d/treematch.conf.example
-line=$(grep -E '^(optional|required) ' "$example")
-check_match "the example line loads the installed plugin" "$line" \
-	"^optional $plugindir/treematch.so "
-check_match "the example names the installed helper as the default" \
-	"$(cat "$example")" '^# helper=/usr/bin/treematch-helper$'
-if [ -x "$top_builddir/contrib/profiler/commprof" ]; then
-	profiler=$(sed -n 's/^# profiler=//p' "$example")
-	check "the example's default profiler= is the installed library ($profiler)" \
-		test -f "$profiler"
 fi
 
 # A placed step with the installed files (copies, as every plugin test
