@@ -11,7 +11,7 @@
 # and for the Slurm BUILDDIR was configured with (--with-slurm), built with
 # dpkg-buildflags and installed into a staging tree (`make install
 # DESTDIR=`), which becomes OUTDIR/slurm-treematch_VERSION+slurmSERIES_ARCH.deb
-# (default OUTDIR: BUILDDIR): one package per Slurm release, since Slurm
+# (default OUTDIR: BUILDDIR, made when missing): one package per Slurm release, since Slurm
 # loads no plugin built for another.  The last line printed is the
 # package's path.  BUILDDIR itself is not changed.
 #
@@ -41,6 +41,12 @@ while getopts o: opt; do
 done
 shift $((OPTIND - 1))
 build=$(cd "${1:-.}" && pwd)
+# OUTDIR is made when missing, as cp or make install would: the user named
+# where the package should go.
+if [ -n "$out" ] && ! mkdir -p -- "$out"; then
+	echo "build-deb.sh: cannot make the output directory $out" >&2
+	exit 1
+fi
 out=$(cd "${out:-$build}" && pwd)
 [ -f "$build/config.status" ] || {
 	echo "build-deb.sh: $build is not a configured build tree" >&2

@@ -293,8 +293,10 @@ awk -v gx="$grid_x" -v gy="$grid_y" '
 	}' <<<"$tasks"
 say "the plugin's report (--comm-matrix-report), once per node:"
 grep '^treematch: n[0-9]*: ' placed.err | grep -v '   rank ' | sort | sed 's/^/  /'
-say "(the cost weighs each pair's bytes by how far apart their cores are:" \
-	"x2.00 means twice as costly as TreeMatch's placement)"
+if grep -q '^treematch: n[0-9]*: cost ' placed.err; then
+	say "(the cost weighs each pair's bytes by how far apart their cores are:" \
+		"x2.00 means twice as costly as TreeMatch's placement)"
+fi
 say "These test nodes have $cpus CPUs each, so $((np / 2)) ranks share them and" \
 	"there is little to choose.  On a real node it matters:"
 

@@ -181,13 +181,21 @@ static void helper_problem(const helper_result *res, const site_config *cfg,
 }
 
 /* The same command line with --format svg, on the heap: the node's first
- * task runs it as the user (task.c).  NULL when out of memory. */
-static char **svg_command(char *const *argv, int n)
+ * task runs it as the user (task.c); its title names the node, the job
+ * and the step (--node, --jobid, --stepid).  NULL when out of memory. */
+static char **svg_command(char *const *argv, int n, const step_info *s)
 {
-	char **copy = calloc((size_t)n + 1, sizeof(char *));
+	char jobid[16], stepid[16];
+	const char *names[] = { "--node", s->node, "--jobid", jobid,
+				"--stepid", stepid };
+	int k = (int)(sizeof(names) / sizeof(names[0]));
+	char **copy = calloc((size_t)(n + k) + 1, sizeof(char *));
 
-	for (int i = 0; copy && i < n; i++) {
-		const char *arg = i > 0 && strcmp(argv[i - 1], "--format") == 0 ?
+	snprintf(jobid, sizeof(jobid), "%u", s->jobid);
+	snprintf(stepid, sizeof(stepid), "%u", s->stepid);
+	for (int i = 0; copy && i < n + k; i++) {
+		const char *arg = i >= n ? names[i - n] :
+				  i > 0 && strcmp(argv[i - 1], "--format") == 0 ?
 				  "svg" : argv[i];
 
 		if (!(copy[i] = strdup(arg))) {
@@ -299,7 +307,7 @@ static int run_helper(const site_config *cfg, step_info *s, placement *pl,
 	argv[a++] = "json";
 	argv[a] = NULL;
 	if (s->svg)
-		s->svg_argv = svg_command(argv, a);
+		s->svg_argv = svg_command(argv, a, s);
 
 	step_watch watch;
 	helper_job job = { cfg->helper, argv, s->uid, s->gid, s->gids, s->ngids,
@@ -366,7 +374,25 @@ static char *report_text(const step_info *s, const placement *pl)
 			PLUGIN ": %s: all %u tasks share CPU%s %s: there was "
 			"nothing to choose\n", s->node, s->nlocal,
 			strpbrk(s->cpus, ",-") ? "s" : "", s->cpus);
-	if (pl->ncosts > 0 && len < size && !shared) {
+	/* Nothing to choose (2 tasks on the 2 cores Slurm gave them here):
+	 * every placement compared costs the same and none costs less.
+	 * Such a node prints no cost and no "proven optimal" (a 4-node report
+	 * had 16 lines of "x1.00 ... proven optimal"); the one holding rank 0
+	 * says it once for the step. */
+	int same = pl->ncosts > 0 && pl->proven_optimal && !shared;
+	for (int c = 1; c < pl->ncosts && same; c++)
+		same = pl->cost[c] <= pl->cost[0] * (1 + 1e-9);
+	int has_rank0 = 0;
+	for (uint32_t i = 0; i < s->nlocal; i++)
+		has_rank0 |= s->ranks[i] == 0;
+	if (same && has_rank0 && len < size)
+		len += (size_t)snprintf(buf + len, size - len,
+			PLUGIN ": %s: nothing to choose here (every placement "
+			"of these tasks costs the same), nor on any node of step "
+			"%u.%u whose report shows no cost\n", s->node, s->jobid,
+			s->stepid);
+	int no_costs = shared || same;
+	if (pl->ncosts > 0 && len < size && !no_costs) {
 		len += (size_t)snprintf(buf + len, size - len,
 					PLUGIN ": %s: cost %s %.6g", s->node,
 					pl->cost_name[0], pl->cost[0]);
@@ -377,7 +403,7 @@ static char *report_text(const step_info *s, const placement *pl)
 		if (len < size)
 			len += (size_t)snprintf(buf + len, size - len, "\n");
 	}
-	if (pl->proven_optimal && len < size && !shared)
+	if (pl->proven_optimal && len < size && !no_costs)
 		len += (size_t)snprintf(buf + len, size - len,
 			PLUGIN ": %s: proven optimal: no placement of these "
 			"tasks on this node costs less\n", s->node);

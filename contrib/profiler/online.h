@@ -103,9 +103,10 @@ void online_cpulist(const cpu_set_t *s, char *buf, size_t size);
 /* The two lines of TREEMATCH_ONLINE_REPORT=1, on stderr. */
 void online_report_print(const char *node, const struct online_stats *s);
 
-/* One line of TREEMATCH_ONLINE_LOG per round. */
-void online_log_round(const char *path, int round, double t, double interval,
-		      bool changed, int moved, double cost);
+/* One line of TREEMATCH_ONLINE_LOG per round, naming the node. */
+void online_log_round(const char *path, const char *node, int round,
+		      double t, double interval, bool changed, int moved,
+		      double cost);
 
 /* ---- online_mapper.c: the mapper thread ---------------------------- */
 

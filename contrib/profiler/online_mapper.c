@@ -328,8 +328,8 @@ static bool round_once(struct online_mapper *m, double interval,
 	m->stats.moves += moved;
 	m->stats.cost = r.cost;
 	m->stats.packed_cost = r.packed_cost;
-	online_log_round(m->cfg.log_path, m->stats.rounds, since(&m->started),
-			 interval, *changed, moved, r.cost);
+	online_log_round(m->cfg.log_path, m->cfg.node, m->stats.rounds,
+			 since(&m->started), interval, *changed, moved, r.cost);
 	return true;
 }
 

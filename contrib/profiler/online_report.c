@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * online_report.c - what the mapper tells: the two report lines at the
- * end of the step (TREEMATCH_ONLINE_REPORT=1; the plugin's e2e test reads
- * them, keep the format) and one line per round in TREEMATCH_ONLINE_LOG.
+ * end of the step (TREEMATCH_ONLINE_REPORT=1; the profiler's tests and
+ * the plugin's e2e test 28 read them: change them together) and one line per round in TREEMATCH_ONLINE_LOG.
  * Each line goes out in one write, so that lines of several nodes or
  * ranks sharing a stderr never mix.
  */
@@ -86,38 +86,51 @@ void online_report_print(const char *node, const struct online_stats *s)
 	double share = s->wall_seconds > 0 ?
 		100.0 * s->mapping_seconds / s->wall_seconds : 0.0;
 
-	add(&l, ONLINE_PREFIX "node %s: %d rounds, %ld moves, interval %g s (",
-	    node, s->rounds, s->moves, s->interval);
+	/* the intervals that ran, each round's; not the next one, which
+	 * never ran (issue 25: "interval 8 s" was read as the last one) */
+	add(&l, ONLINE_PREFIX "node %s: %d rounds, %ld moves, intervals",
+	    node, s->rounds, s->moves);
 	shown = s->rounds < ONLINE_REPORT_INTERVALS ? s->rounds
 						     : ONLINE_REPORT_INTERVALS;
 	for (k = 0; k < shown; k++)
-		add(&l, "%s%g", k ? " " : "", s->intervals[k]);
+		add(&l, " %g", s->intervals[k]);
 	if (s->rounds > shown)
 		add(&l, " ...");
-	add(&l, "), mapping %.3f ms (%.3f %% of %.3f s)",
-	    1e3 * s->mapping_seconds, share, s->wall_seconds);
+	add(&l, "%s, mapping %.3f ms (%.3f %% of %.3f s)",
+	    shown ? " s" : " none", 1e3 * s->mapping_seconds, share,
+	    s->wall_seconds);
 	emit(&l);
 
-	add(&l, ONLINE_PREFIX "node %s: placement", node);
+	/* where each rank ended, in words: "0>4:0" needed the docs */
+	add(&l, ONLINE_PREFIX "node %s: where the ranks ended:", node);
 	for (k = 0; k < s->n; k++) {
 		online_cpulist(&s->cpus[k], cpus, sizeof cpus);
-		add(&l, " %d>%d:%s", s->local_rank[k], s->world_rank[k], cpus);
+		add(&l, "%s rank %d on CPU%s %s", k ? "," : "",
+		    s->world_rank[k], strpbrk(cpus, ",-") ? "s" : "", cpus);
 	}
-	add(&l, ", cost %g (packed %g)", s->cost, s->packed_cost);
+	add(&l, "; cost %g", s->cost);
+	if (s->packed_cost > 0)
+		add(&l, ", x%.2f packed (%g)", s->cost / s->packed_cost,
+		    s->packed_cost);
+	else
+		add(&l, ", packed %g", s->packed_cost);
 	emit(&l);
 }
 
-void online_log_round(const char *path, int round, double t, double interval,
-		      bool changed, int moved, double cost)
+void online_log_round(const char *path, const char *node, int round,
+		      double t, double interval, bool changed, int moved,
+		      double cost)
 {
 	char line[256];
 	int fd, len;
 
 	if (!*path)
 		return;
-	len = snprintf(line, sizeof line, "round %d t=%.3f interval=%g "
-		       "changed=%d moved=%d cost=%g\n", round, t, interval,
-		       changed ? 1 : 0, moved, cost);
+	/* the node first: the mappers of every node of a step may append
+	 * to one file (issue 25) */
+	len = snprintf(line, sizeof line, "node %.64s round %d t=%.3f "
+		       "interval=%g changed=%d moved=%d cost=%g\n", node, round,
+		       t, interval, changed ? 1 : 0, moved, cost);
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
 		  O_CLOEXEC, 0644);
 	if (fd < 0)

@@ -45,6 +45,7 @@ typedef struct map_options {
 	const char *previous;     /* spread --previous FILE */
 	int cpu_kinds_equal;      /* --cpu-kinds equal */
 	cli_multi multi;          /* every --matrix, --combine (cli_multi.c) */
+	const char *node, *jobid, *stepid; /* the SVG's title, NULL: unknown */
 } map_options;
 
 void cli_map_usage(FILE *out)
@@ -89,6 +90,9 @@ void cli_map_usage(FILE *out)
 		"                        every kind alike                          [ordered]\n"
 		"  --format json|text|svg  output for programs or for people; svg draws\n"
 		"                        the node and the matrix, against packed  [json]\n"
+		"  --node NAME, --jobid ID, --stepid ID\n"
+		"                        svg: the node, job and step the title names\n"
+		"                        (the SPANK plugin passes them)\n"
 		"  -h, --help            this text\n"
 		"Exit status: 0 placed, 1 bad input (one line on stderr), 2 bad usage.\n");
 }
@@ -125,7 +129,8 @@ static int parse_options(int argc, char **argv, map_options *o)
 	       OPT_RANKS,
 	       OPT_NTASKS, OPT_CPT, OPT_BIND, OPT_ALGORITHM, OPT_COSTS,
 	       OPT_FORMAT, OPT_THRESHOLD, OPT_SET_CAP, OPT_PREVIOUS,
-	       OPT_MAX_SIZE, OPT_CPU_KINDS, OPT_COMBINE };
+	       OPT_MAX_SIZE, OPT_CPU_KINDS, OPT_COMBINE, OPT_NODE, OPT_JOBID,
+	       OPT_STEPID };
 	static const struct option longopts[] = {
 		{ "matrix", required_argument, NULL, OPT_MATRIX },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
@@ -144,6 +149,9 @@ static int parse_options(int argc, char **argv, map_options *o)
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "cpu-kinds", required_argument, NULL, OPT_CPU_KINDS },
 		{ "combine", required_argument, NULL, OPT_COMBINE },
+		{ "node", required_argument, NULL, OPT_NODE },
+		{ "jobid", required_argument, NULL, OPT_JOBID },
+		{ "stepid", required_argument, NULL, OPT_STEPID },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -221,6 +229,9 @@ static int parse_options(int argc, char **argv, map_options *o)
 			o->set_cap = (int)v;
 			break;
 		case OPT_PREVIOUS: o->previous = optarg; break;
+		case OPT_NODE: o->node = optarg; break;
+		case OPT_JOBID: o->jobid = optarg; break;
+		case OPT_STEPID: o->stepid = optarg; break;
 		case OPT_MAX_SIZE:
 			if (cli_parse_bytes(optarg, &o->max_size) < 0)
 				return cli_usage_error("map", "--max-size %s: expected a "
@@ -537,7 +548,8 @@ int cli_map(int argc, char **argv)
 			  .kinds = info.kinds, .kinds_used = info.kinds_used,
 			  .kinds_last = info.kinds_last,
 			  .kinds_equal = o.cpu_kinds_equal,
-			  .leaves_are_pus = o.bind == TM_LEAF_PU };
+			  .leaves_are_pus = o.bind == TM_LEAF_PU,
+			  .node = o.node, .jobid = o.jobid, .stepid = o.stepid };
 	if (rc == CLI_OK)
 		rc = place_and_compare(&o, t, sub, previous, &rep, leaf_of, &err);
 	if (rc == CLI_OK && o.multi.n > 1) {

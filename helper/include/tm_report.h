@@ -74,6 +74,10 @@ typedef struct tm_report {
 	double disagreement;     /* the ratio R above */
 	int placed_for, measured_on; /* the pair of R: indices in matrices */
 	double disagreement_threshold;
+	/* SVG only: what the picture's title names when known (NULL: not
+	 * known): the node, the job and the step (map --node, --jobid,
+	 * --stepid; the plugin passes them). */
+	const char *node, *jobid, *stepid;
 } tm_report;
 
 /* Both return a malloc()ed, NUL-terminated text ending in a newline, or
@@ -87,9 +91,12 @@ char *tm_report_text(const tm_report *r);
  * ancestor at the deepest level above the leaves where one node holds
  * several ranks and at most 12 groups, else the top-level subtree), beside
  * m (r's ranks, in r's order, e.g. tm_matrix_subset) as a heat map, ranks
- * in placement order (by leaf), binned to at most 256x256 cells, log
- * colour scale.  packed_leaf_of (may be NULL) adds a second row for that
- * placement, titled "packed", every rank keeping its colour.  Names (the
+ * in placement order (by leaf), binned to at most 256x256 cells, on a
+ * linear colour scale drawn below it with its bounds (the matrix's unit).
+ * The title names r's node, job and step where known.  packed_leaf_of
+ * (may be NULL) adds a second row for that placement, titled "packed",
+ * every rank keeping its colour; each row's cost is also given as a ratio
+ * to packed's.  Names (the
  * topology, the levels) are escaped as XML text. */
 char *tm_report_svg(const tm_report *r, const tm_matrix *m,
 		    const int *packed_leaf_of);

@@ -276,6 +276,22 @@ static int ancestor_at(const tm_tree *t, int leaf, int d)
 }
 
 
+/* A weight for a label: three digits and an SI prefix (11 M, 30 k). */
+static void put_si(sbuf *b, double v)
+{
+	static const char prefix[] = " kMGTPE";
+	int p = 0;
+
+	while (fabs(v) >= 1000 && p < (int)sizeof(prefix) - 2) {
+		v /= 1000;
+		p++;
+	}
+	if (p)
+		put(b, "%.3g %c", v, prefix[p]);
+	else
+		put(b, "%.3g", v);
+}
+
 /* White (no traffic) is not on the ramp: light yellow, orange, dark red. */
 static void ramp(double t, char out[8])
 {
@@ -303,7 +319,7 @@ static int draw_heat(sbuf *b, const tm_report *r, const tm_matrix *m,
 	int *order = malloc(sizeof(int) * ((size_t)n + 1));
 	int *pos = malloc(sizeof(int) * ((size_t)n + 1));
 	double *cell = calloc((size_t)bins * (size_t)bins + 1, sizeof(double));
-	double cs = side / bins, lo = HUGE_VAL, hi = 0;
+	double cs = side / bins, hi = 0;
 	char colour[8];
 
 	if (!order || !pos || !cell) {
@@ -332,22 +348,20 @@ static int draw_heat(sbuf *b, const tm_report *r, const tm_matrix *m,
 				cell[(size_t)pos[i] * (size_t)bins +
 				     (size_t)pos[m->col[e]]] += m->weight[e];
 	for (size_t c = 0; c < (size_t)bins * (size_t)bins; c++)
-		if (cell[c] > 0) {
-			lo = cell[c] < lo ? cell[c] : lo;
-			hi = cell[c] > hi ? cell[c] : hi;
-		}
+		hi = cell[c] > hi ? cell[c] : hi;
 	put(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 	    "fill=\"#ffffff\" stroke=\"#000\"/>\n", x0, y0, side, side);
 	put(b, "<g class=\"heat\">\n");
 	for (int bi = 0; bi < bins; bi++)
 		for (int bj = 0; bj < bins; bj++) {
 			double v = cell[(size_t)bi * (size_t)bins + (size_t)bj];
-			/* log scale: patterns span orders of magnitude */
-			double t = hi > lo ? log(v / lo) / log(hi / lo) : 1;
 
 			if (v <= 0)
 				continue;
-			ramp(0.2 + 0.8 * t, colour);
+			/* linear: a cell 300 times lighter in traffic looks
+			 * it (a log scale made 0.03 MB look like 11 MB);
+			 * the lightest still differs from white */
+			ramp(v / hi, colour);
 			put(b, "<rect class=\"cell\" x=\"%.2f\" y=\"%.2f\" "
 			    "width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
 			    x0 + bj * cs, y0 + bi * cs, cs, cs, colour);
@@ -385,12 +399,34 @@ static int draw_heat(sbuf *b, const tm_report *r, const tm_matrix *m,
 		    x0, y0 + bin * cs, x0 + side, y0 + bin * cs);
 	}
 	put(b, "</g>\n");
-	put(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">ranks in "
-	    "placement order%s</text>\n<text x=\"%.1f\" y=\"%.1f\" "
-	    "font-size=\"11\">traffic: log scale, light to dark; white: "
-	    "none</text>\n",
-	    x0, y0 + side + 16, bins < n ? " (binned)" : "", x0,
-	    y0 + side + 30);
+	put(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">rows send to "
+	    "columns; ranks in placement order%s</text>\n", x0, y0 + side + 16,
+	    bins < n ? " (binned)" : "");
+	/* the colour scale: linear from 0 to the heaviest cell, in the
+	 * matrix's unit (bytes for commprof's) */
+	double bar = side < 300 ? side : 300;
+	put(b, "<g class=\"scale\">\n");
+	for (int k = 0; k < 20; k++) {
+		ramp((k + 0.5) / 20, colour);
+		put(b, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+		    "height=\"10\" fill=\"%s\"/>\n", x0 + k * bar / 20,
+		    y0 + side + 24, bar / 20 + 0.05, colour);
+	}
+	put(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\" "
+	    "fill=\"none\" stroke=\"#000\" stroke-width=\"0.5\"/>\n",
+	    x0, y0 + side + 24, bar);
+	put(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">0</text>\n"
+	    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+	    "text-anchor=\"middle\">", x0, y0 + side + 46, x0 + bar / 2,
+	    y0 + side + 46);
+	put_si(b, hi / 2);
+	put(b, "</text>\n<text class=\"scale-max\" x=\"%.1f\" y=\"%.1f\" "
+	    "font-size=\"10\" text-anchor=\"end\">", x0 + bar,
+	    y0 + side + 46);
+	put_si(b, hi);
+	put(b, "</text>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">"
+	    "traffic per cell, linear (commprof: bytes); white: none"
+	    "</text>\n</g>\n", x0, y0 + side + 60);
 	free(order);
 	free(pos);
 	free(cell);
@@ -437,7 +473,7 @@ static int draw_row(sbuf *b, const tm_report *r, const tm_matrix *m,
 		    int *rank_at, double *height)
 {
 	layout l = { 0 };
-	const double *cost = cost_of(r, name);
+	const double *cost = cost_of(r, name), *packed = cost_of(r, "packed");
 	const tm_tree *t = r->tree;
 
 	for (int k = 0; k < t->nleaves; k++)
@@ -449,6 +485,13 @@ static int draw_row(sbuf *b, const tm_report *r, const tm_matrix *m,
 	put_text(b, name);
 	if (cost)
 		put(b, ": cost %.6g", *cost);
+	/* a bare cost means little: its ratio to packed says how much
+	 * closer the traffic is (x0.50: half of packed's) */
+	if (cost && packed && *packed > 0)
+		put(b, ", x%.2f packed%s", *cost / *packed,
+		    strcmp(name, "packed") ? "" : " (the reference)");
+	else if (cost && packed)
+		put(b, " (packed costs 0 too)");
 	put(b, "</text>\n");
 	y += ROW_TITLE;
 	if (layout_tree(t, MARGIN, y, &l) < 0) {
@@ -460,7 +503,7 @@ static int draw_row(sbuf *b, const tm_report *r, const tm_matrix *m,
 	if (draw_heat(b, r, m, leaf_of, group, gl, MARGIN + node_w + 40,
 		      y + 10, side) < 0)
 		return -1;
-	*height = ROW_TITLE + (node_h > side + 44 ? node_h : side + 44) + 20;
+	*height = ROW_TITLE + (node_h > side + 76 ? node_h : side + 76) + 20;
 	return 0;
 }
 
@@ -505,12 +548,17 @@ char *tm_report_svg(const tm_report *r, const tm_matrix *m,
 	}
 	for (int i = 0; i < r->nranks; i++)
 		group[i] = colour_of[ancestor_at(t, r->leaf_of[i], gl)];
-	width = MARGIN * 2 + node_w + 40 + side + 20;
+	/* the heat map's lines of text need about 360 units */
+	width = MARGIN * 2 + node_w + 40 + (side > 360 ? side : 360) + 20;
 	/* room for the first line (about 8 units a character) */
-	if (width < MARGIN * 2 + 8.0 * (strlen(r->topology) + 20))
-		width = MARGIN * 2 + 8.0 * (strlen(r->topology) + 20);
-	if (width < 560)
-		width = 560;
+	size_t title_len = strlen(r->topology) + 40 +
+			   (r->node ? strlen(r->node) : 0) +
+			   (r->jobid ? strlen(r->jobid) : 0) +
+			   (r->stepid ? strlen(r->stepid) : 0);
+	if (width < MARGIN * 2 + 8.0 * (double)title_len)
+		width = MARGIN * 2 + 8.0 * (double)title_len;
+	if (width < 720) /* the lines under the title */
+		width = 720;
 	put(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 	    "font-family=\"sans-serif\" ");
@@ -518,16 +566,35 @@ char *tm_report_svg(const tm_report *r, const tm_matrix *m,
 	size_t size_at = b.len;
 	put(&b, "%-80s>\n", "");
 	put(&b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
-	put(&b, "<text x=\"%.1f\" y=\"20\" font-size=\"15\">%d ranks on ",
-	    MARGIN, r->nranks);
+	/* what a picture found in a directory later must say by itself:
+	 * which node, job and step it shows (issue 25) */
+	put(&b, "<text class=\"heading\" x=\"%.1f\" y=\"20\" "
+	    "font-size=\"15\">%d rank%s", MARGIN, r->nranks,
+	    r->nranks == 1 ? "" : "s");
+	if (r->jobid) {
+		put(&b, " of job ");
+		put_text(&b, r->jobid);
+	}
+	if (r->stepid) {
+		put(&b, r->jobid ? ", step " : " of step ");
+		put_text(&b, r->stepid);
+	}
+	if (r->node) {
+		put(&b, " on node ");
+		put_text(&b, r->node);
+	}
+	put(&b, ", topology ");
 	put_text(&b, r->topology);
 	put(&b, "</text>\n<text x=\"%.1f\" y=\"38\" font-size=\"13\">"
 	    "colour: a rank&apos;s ", MARGIN);
 	put_text(&b, t->level_name[gl]);
 	put(&b, " in the ");
 	put_text(&b, r->algorithm);
-	put(&b, " placement</text>\n");
-	height = 50;
+	put(&b, " placement</text>\n<text x=\"%.1f\" y=\"55\" "
+	    "font-size=\"13\">cost: each pair&apos;s traffic times the cost "
+	    "of the level joining it, summed (lower is better); "
+	    "xR: R times packed&apos;s</text>\n", MARGIN);
+	height = 66;
 	if (draw_row(&b, r, m, r->leaf_of, r->algorithm, group, gl, height,
 		     node_w, node_h, side, rank_at, &h1) < 0)
 		goto fail;

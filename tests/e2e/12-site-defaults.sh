@@ -4,7 +4,9 @@
 # names found there), auto=yes (a recurring job's <matrix_dir>/<job
 # name>.json, used only when its size fits), and the report, asked with
 # --comm-matrix-report or given by report=yes: once per node, every rank,
-# its CPUs, the cost against packed and round-robin.
+# its CPUs, the cost against packed and round-robin, or, where every
+# placement of the node's tasks costs the same, no cost and one line for
+# the step from rank 0's node.
 set -u
 # shellcheck source=tests/e2e/lib.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
@@ -90,9 +92,11 @@ check_eq "... no SLURM_TREEMATCH_* variable" "$(tm_col vars | sort -u)" -
 # check_report DESC: TM_ERR holds exactly one report per node: a header,
 # each of its ranks with the CPUs its task got and the cores the helper
 # names, and its costs against packed and round-robin, all as the helper
-# run by hand for that node's ranks says.
+# run by hand for that node's ranks says; when the helper says that every
+# placement there costs the same (2 tasks on 2 cores), no cost and no
+# "proven optimal", and the node of rank 0 says so once for the step.
 check_report() {
-	local desc=$1 node ranks want got json
+	local desc=$1 node ranks want got json same has0 lines step
 	local -a restrict
 	check_eq "$desc: nothing else on stderr" \
 		"$(grep -v "^treematch: n[0-9]*: " <<<"$TM_ERR")" ""
@@ -103,13 +107,27 @@ check_report() {
 		json=$("$TM_HELPER" map --matrix m.json --topology this --ntasks 4 \
 			--ranks "$ranks" "${restrict[@]}")
 		proven=$(grep -c '"proven-optimal":true' <<<"$json")
-		check_eq "$desc: $node: one report of 4 lines, 5 when proven optimal" \
-			"$(grep -c . <<<"$got")" $((4 + proven))
+		same=0 has0=0
+		tm_nothing_to_choose "$json" && same=1
+		[[ ,$ranks, == *,0,* ]] && has0=1
+		if [ "$same" = 1 ]; then
+			lines=$((3 + has0))
+			want="3 lines (no cost: nothing to choose)"
+			[ "$has0" = 0 ] || want="4 lines (no cost, the step's line: rank 0 is here)"
+		else
+			lines=$((4 + proven))
+			want="4 lines, 5 when proven optimal"
+		fi
+		check_eq "$desc: $node: one report of $want" \
+			"$(grep -c . <<<"$got")" "$lines"
 		check_eq "$desc: $node: its two ranks, which only talk to each other here, are proven optimally placed" \
 			"$proven" 1
-		check_eq "$desc: $node: 'proven optimal' exactly when the helper proves it" \
+		check_eq "$desc: $node: 'proven optimal' exactly when the helper proves it and there was a choice" \
 			"$(grep -c "^treematch: $node: proven optimal: no placement of these tasks on this node costs less\$" <<<"$got")" \
-			"$proven"
+			"$((proven && !same))"
+		step=$(grep -oE "^treematch: $node: nothing to choose here \(every placement of these tasks costs the same\), nor on any node of step [0-9]+\.[0-9]+ whose report shows no cost\$" <<<"$got" | grep -c .)
+		check_eq "$desc: $node: 'nothing to choose' once for the step, from rank 0's node, when the helper's costs are all the same" \
+			"$step" "$((same && has0))"
 		check_match "$desc: $node: a header for the step" "$got" \
 			"^treematch: $node: 2 tasks of step [0-9]+\\.[0-9]+ placed on CPUs ${restrict[1]}\$"
 		want=$(grep -o '"rank":[0-9]*,"cpus":"[^"]*","cores":\[[^]]*\]' <<<"$json" |
@@ -126,7 +144,8 @@ check_report() {
 			{ t = $3; p = $5; r = $7
 			  printf "treematch: %s: cost treematch %.6g, packed %.6g (x%.2f), round-robin %.6g (x%.2f)\n",
 				node, t, p, (t > 0 ? p / t : 1), r, (t > 0 ? r / t : 1) }')
-		check_eq "$desc: $node: its cost against packed and round-robin, as the helper says" \
+		[ "$same" = 0 ] || want=""
+		check_eq "$desc: $node: its cost against packed and round-robin, as the helper says (none: nothing to choose)" \
 			"$(grep ': cost ' <<<"$got")" "$want"
 	done
 }

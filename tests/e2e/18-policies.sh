@@ -47,6 +47,11 @@ for policy in $("$TM_HELPER" policies | cut -f1 | grep -vx 'treematch\|packed\|r
 			--ranks "$ranks" --restrict "$(tm_node_allowed "$node" "$slurm_n4")" \
 			--algorithm $policy)
 		got=$(grep "^treematch: $node: cost " <<<"$TM_ERR")
+		if tm_nothing_to_choose "$json"; then
+			# 2 tasks on 2 cores: every placement costs the same
+			check_eq "$policy: $node: nothing to choose, no cost in the report" "$got" ""
+			continue
+		fi
 		check_match "$policy: $node's report puts the $policy cost first, then treematch, packed and round-robin" \
 			"$got" "^treematch: $node: cost $policy [^,]+, treematch [^,]+ \\(x[0-9.]+\\), packed [^,]+ \\(x[0-9.]+\\), round-robin [^,]+ \\(x[0-9.]+\\)\$"
 		check_eq "$policy: $node's report costs are the helper's" "$got" \
@@ -55,6 +60,16 @@ for policy in $("$TM_HELPER" policies | cut -f1 | grep -vx 'treematch\|packed\|r
 	check_eq "$policy: stderr holds only the two nodes' reports" \
 		"$(grep -vc '^treematch: n[12]: ' <<<"$TM_ERR")" 0
 done
+
+# Where there is a choice (4 tasks on each node's 2 CPUs, the nodes whole),
+# the report's cost line puts the policy first.  0-1 and 2-3 talk most:
+# round-robin splits them.
+tm_matrix m8.json 8 0 1 1000 2 3 1000 4 5 1000 6 7 1000 1 2 10 5 6 10
+tm_run salloc -Q -N2 --exclusive srun -Q -n8 -O --comm-matrix=m8.json \
+	--comm-matrix-algorithm=setmatch --comm-matrix-report "$TM_PROBE"
+check_eq "setmatch, 4 tasks a node on 2 CPUs: exit 0" "$TM_RC" 0
+check_eq "... each node's report puts the setmatch cost first, then treematch, packed and round-robin" \
+	"$(grep -cE '^treematch: n[12]: cost setmatch [^,]+, treematch [^,]+ \(x[0-9.]+\), packed [^,]+ \(x[0-9.]+\), round-robin [^,]+ \(x[0-9.]+\)$' <<<"$TM_ERR")" 2
 
 # ---- distinct placements, seen on a bigger (dry-run) topology -------------------
 

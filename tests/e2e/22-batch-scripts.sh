@@ -13,7 +13,10 @@
 # The scripts are submitted as they are: the program and its arguments are
 # the scripts' arguments, the task count an sbatch option (-N2 -n4: the
 # test nodes have 2 CPUs), commprof comes from PATH and MATRIX_DIR from the
-# environment.
+# environment.  The scripts assume no program, size or job name: without a
+# program or a task count they stop with one line; record.sbatch names the
+# matrix after the program unless the job has a name of its own, and says
+# "commprof: wrote" once.
 set -u
 # shellcheck source=tests/e2e/lib.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
@@ -24,10 +27,11 @@ set -u
 mpi_start 2
 
 batch=$top_srcdir/contrib/batch
-app=("$MPI_EXAMPLES/halo2d" 2 2 50 4)	# the scripts' job name is halo2d
+app=("$MPI_EXAMPLES/halo2d" 2 2 50 4)	# unnamed jobs: matrices/halo2d.json
 "$MPI_EXPECT" halo2d 2 2 50 4 >expected.json
 export PATH=$TM_DIR:$PATH	# commprof, as if installed
 shape=(-N2 -n4)
+named=(--job-name=halo2d)	# a wrapper or another program, the same matrix
 tm_slurm_binding srun -Q "${shape[@]}" "$TM_PROBE"
 slurm=$TM_OUT
 
@@ -45,13 +49,36 @@ check_placed() {
 		"$matrix" 4 "$slurm" --topology this
 }
 
+# ---- what the scripts refuse ----------------------------------------------------
+
+for script in record reuse auto; do
+	out=$(sbatch_wait --as-user "${shape[@]}" "$batch/$script.sbatch" 2>&1)
+	check "$script.sbatch without a program fails" test $? != 0
+	check_match "... with one line saying what to give" "$(grep -v '^#' <<<"$out")" \
+		"^$script.sbatch: (no program to run|expected a matrix and a program): sbatch -n NTASKS "
+	check_eq "... and nothing else (but sbatch_wait's line on the job's end)" \
+		"$(grep -v '^#' <<<"$out" | grep -vc '^job [0-9]* did not complete: ')" 1
+done
+out=$(sbatch_wait --as-user -N1 "$batch/record.sbatch" "${app[@]}" 2>&1)
+check "record.sbatch without a task count (sbatch -N1 only) fails" test $? != 0
+check_match "... saying so in one line" "$out" \
+	"^record.sbatch: the job has no task count: sbatch -n NTASKS record.sbatch "
+check "... before any step: no matrix directory" test ! -e "$E2E_WORK/matrices"
+out=$(sbatch_wait --as-user "${shape[@]}" "$batch/auto.sbatch" "${app[@]}" 2>&1)
+check "auto.sbatch without --job-name fails" test $? != 0
+check_match "... saying which name to give" "$out" \
+	"^auto.sbatch: the job needs the name its matrix was recorded under: sbatch --job-name=halo2d -n 4 auto.sbatch "
+
 # ---- record.sbatch, then reuse.sbatch -------------------------------------------
 
 out=$(sbatch_wait --as-user "${shape[@]}" "$batch/record.sbatch" "${app[@]}" 2>&1)
 check "record.sbatch completes" test $? = 0
 mpi_ranks_ok "record.sbatch" 4 "$out"
 recorded=$E2E_WORK/matrices/halo2d.json
-check_match "it says where the matrix is" "$out" "^record.sbatch: $recorded holds "
+check_match "it says where the matrix is (named after the program)" "$out" \
+	"^record.sbatch: $recorded holds the communication of this run's 4 ranks$"
+check_eq "one \"commprof: wrote\" line, naming the matrix" \
+	"$(grep '^commprof: wrote' <<<"$out" | cut -d' ' -f1-3)" "commprof: wrote $recorded"
 check_eq "the matrix belongs to the user who ran the job" \
 	"$(stat -c %U "$recorded" 2>&1)" "$E2E_USER"
 check "it is exactly what halo2d's code implies" "$MPI_COMPARE" expected.json "$recorded"
@@ -62,7 +89,7 @@ cp "$recorded" recorded.json
 fails=$E2E_WORK/fails-after
 printf '#!/bin/bash\n"$@" || exit\n[ "$SLURM_PROCID" != 0 ] || exit 1\n' >"$fails"
 chmod 755 "$fails"
-out=$(sbatch_wait --as-user "${shape[@]}" "$batch/record.sbatch" "$fails" "${app[@]}" 2>&1)
+out=$(sbatch_wait --as-user "${shape[@]}" "${named[@]}" "$batch/record.sbatch" "$fails" "${app[@]}" 2>&1)
 check "record.sbatch of a run that fails after MPI_Finalize: the job fails" test $? != 0
 check "... and the matrix is left as it was" cmp -s recorded.json "$recorded"
 check_match "... and the log says so" "$out" \
@@ -70,7 +97,7 @@ check_match "... and the log says so" "$out" \
 check_eq "... and leaves no temporary matrix" "$(ls -A "$E2E_WORK/matrices")" halo2d.json
 
 # the same job name and size, hardly any communication: 4 bytes in all
-out=$(sbatch_wait --as-user "${shape[@]}" "$batch/record.sbatch" "$MPI_EXAMPLES/ring" 1 1 2>&1)
+out=$(sbatch_wait --as-user "${shape[@]}" "${named[@]}" "$batch/record.sbatch" "$MPI_EXAMPLES/ring" 1 1 2>&1)
 check "record.sbatch of a run that hardly communicated: the job fails" test $? != 0
 check "... and the matrix is left as it was" cmp -s recorded.json "$recorded"
 check_match "... and the log says why" "$out" \
@@ -80,7 +107,7 @@ check_eq "... and leaves no temporary matrix" "$(ls -A "$E2E_WORK/matrices")" ha
 out=$(sbatch_wait --as-user "${shape[@]}" "$batch/reuse.sbatch" "$MPI_SHOW" 2>&1)
 check "reuse.sbatch without a matrix fails" test $? != 0
 check_match "... saying that the matrix is required" "$out" \
-	"^usage: sbatch reuse.sbatch MATRIX PROGRAM"
+	"^reuse.sbatch: expected a matrix and a program: sbatch -n NTASKS reuse.sbatch MATRIX PROGRAM"
 out=$(sbatch_wait --as-user "${shape[@]}" "$batch/reuse.sbatch" matrices/none.json \
 	"$MPI_SHOW" "${app[@]}" 2>&1)
 check "reuse.sbatch with a missing matrix fails" test $? != 0
@@ -108,8 +135,8 @@ unset MATRIX_DIR
 check "... and writes site/halo2d.json, exactly what halo2d's code implies" \
 	"$MPI_COMPARE" expected.json "$site/halo2d.json"
 
-out=$(sbatch_wait --as-user "${shape[@]}" "$batch/auto.sbatch" "$MPI_SHOW" "${app[@]}" 2>&1)
-check "auto.sbatch (no option) completes" test $? = 0
+out=$(sbatch_wait --as-user "${shape[@]}" "${named[@]}" "$batch/auto.sbatch" "$MPI_SHOW" "${app[@]}" 2>&1)
+check "auto.sbatch (no placement option) completes" test $? = 0
 check_placed "auto.sbatch" "$out" "$site/halo2d.json"
 
 out=$(sbatch_wait --as-user "${shape[@]}" --job-name=other "$batch/auto.sbatch" \

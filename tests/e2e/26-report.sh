@@ -5,7 +5,8 @@
 # that every task of the node shares it and nothing could be chosen
 # (rather than "cost 0 ... proven optimal"); salloc --exclusive gives the
 # whole nodes and the report compares costs again; the option on a step
-# without a matrix says that there is nothing to report.
+# without a matrix says that there is nothing to report; --comm-matrix-svg
+# writes one picture per node, whose title names its job, step and node.
 set -u
 # shellcheck source=tests/e2e/lib.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
@@ -59,6 +60,12 @@ for node in n1 n2; do
 	check_eq "... owned by the job's user, not root" "$(stat -c %U "$f" 2>/dev/null)" "$E2E_USER"
 	check_match "... an SVG" "$(head -c 2000 "$f" 2>/dev/null)" '<svg'
 	check_match "... that labels the node's ranks" "$(cat "$f" 2>/dev/null)" 'rank [0-3]'
+	# the file's name says job.step-node: so does the picture's title
+	jobstep=${f#treematch-}
+	jobstep=${jobstep%-"$node".svg}
+	check_match "... whose title names the job, the step and the node" \
+		"$(cat "$f" 2>/dev/null)" \
+		"class=\"heading\"[^>]*>2 ranks of job ${jobstep%.*}, step ${jobstep#*.} on node $node, "
 	if command -v xmllint >/dev/null; then
 		check "... well-formed XML" xmllint --noout "$f"
 	fi

@@ -6,7 +6,8 @@
 # the installed plugin and helper (the example plugstack line as it is, the
 # plugin's own default helper path); srun --help lists the options, each
 # with one line of help; the man page renders and names every option, key
-# and variable.  Then the package is purged: /usr and /etc are as before.
+# and variable; the batch scripts and commprof(1) are installed (issue 25).
+# Then the package is purged: /usr and /etc are as before.
 # Skips when the package (or any file of it) is already on the machine:
 # the test would replace it, then remove it.
 set -u
@@ -52,13 +53,15 @@ esac
 tmp=
 e2e_tmpdir tmp
 t0=$(e2e_now_ms)
-if "$top_srcdir/contrib/build-deb.sh" -o "$tmp" "$top_builddir" >"$tmp/build.log" 2>&1; then
+# -o names a directory that does not exist yet: build-deb.sh makes it
+if "$top_srcdir/contrib/build-deb.sh" -o "$tmp/debs" "$top_builddir" >"$tmp/build.log" 2>&1; then
 	deb=$(tail -n 1 "$tmp/build.log")
-	ok "contrib/build-deb.sh builds $(basename "$deb") ($(($(e2e_now_ms) - t0)) ms)"
+	ok "contrib/build-deb.sh -o NEWDIR builds $(basename "$deb") ($(($(e2e_now_ms) - t0)) ms)"
 else
-	nok "contrib/build-deb.sh builds the package" "$(tail -n 20 "$tmp/build.log")"
+	nok "contrib/build-deb.sh -o NEWDIR builds the package" "$(tail -n 20 "$tmp/build.log")"
 	e2e_finish
 fi
+check_eq "... into NEWDIR" "$(dirname "$deb")" "$tmp/debs"
 info=$(dpkg-deb -f "$deb")
 check_match "Package: $pkg" "$info" "^Package: $pkg$"
 check_match "the version names the Slurm release it is for ($series)" \
@@ -151,6 +154,31 @@ if [ -x "$top_builddir/contrib/profiler/commprof" ]; then
 	profiler=$(sed -n 's/^# profiler=//p' "$example")
 	check "the example's default profiler= is the installed library ($profiler)" \
 		test -f "$profiler"
+fi
+
+# What the README and the man pages point users to (issue 25): the batch
+# scripts of a recurring job, ready to run, and commprof(1).
+for f in /usr/share/$pkg/batch/record.sbatch /usr/share/$pkg/batch/reuse.sbatch \
+	/usr/share/$pkg/batch/auto.sbatch; do
+	if grep -qxF -- "$f" <<<"$listed" && [ -x "$f" ]; then
+		ok "dpkg -L lists $f, and it is there, executable"
+	else
+		nok "dpkg -L lists $f, and it is there, executable" "$listed"
+	fi
+done
+check "dpkg -L lists /usr/share/$pkg/batch/README.md" \
+	grep -qxF "/usr/share/$pkg/batch/README.md" <<<"$listed"
+if [ -x "$top_builddir/contrib/profiler/commprof" ]; then
+	f=/usr/share/man/man1/commprof.1.gz
+	if grep -qxF -- "$f" <<<"$listed" && [ -f "$f" ]; then
+		ok "dpkg -L lists $f, and it is there"
+	else
+		nok "dpkg -L lists $f, and it is there" "$listed"
+	fi
+	page=$(MANWIDTH=200 man -l "$f" 2>&1)
+	check_match "man -l commprof.1.gz renders, naming the installed library" \
+		"$page" "/usr/lib/$multiarch/$pkg/libcommprof\.so"
+	check_match "... and the installed batch scripts" "$page" "/usr/share/$pkg/batch/"
 fi
 
 # A placed step with the installed files (copies, as every plugin test

@@ -153,10 +153,10 @@ results_check() {
 	check_eq "$1: exit 0, every rank received right bytes" \
 		"$3:$(grep -c ' 0 wrong$' "$2/out")" "0:$((4 * nodes))"
 	check_eq "$1: the mapper's report on each node: rounds, moves, intervals, time" \
-		"$(grep -cE '^treematch online: node n[0-9]+: [0-9]+ rounds, [0-9]+ moves, interval [0-9.]+ s \([0-9. .]+\), mapping [0-9.]+ ms \([0-9.]+ % of [0-9.]+ s\)$' "$2/err")" \
+		"$(grep -cE '^treematch online: node n[0-9]+: [0-9]+ rounds, [0-9]+ moves, intervals( [0-9.]+)+( \.\.\.)? s, mapping [0-9.]+ ms \([0-9.]+ % of [0-9.]+ s\)$' "$2/err")" \
 		"$nodes"
 	check_eq "$1: ... and the final placement with its cost against packed" \
-		"$(grep -cE '^treematch online: node n[0-9]+: placement( [0-9]+>[0-9]+:[0-9,-]+){4}, cost [0-9.e+-]+ \(packed [0-9.e+-]+\)$' "$2/err")" \
+		"$(grep -cE '^treematch online: node n[0-9]+: where the ranks ended: rank [0-9]+ on CPUs? [0-9,-]+(, rank [0-9]+ on CPUs? [0-9,-]+){3}; cost [0-9.e+-]+, (x[0-9.]+ packed \([0-9.e+-]+\)|packed 0)$' "$2/err")" \
 		"$nodes"
 	check_eq "$1: nothing else on stderr" \
 		"$(grep -v '^treematch online: ' "$2/err")" ""
@@ -196,7 +196,7 @@ results_check stable "$dir" $?
 # Slurm's binding splits the pairs, or leaves each rank both CPUs: one
 # round (the first with traffic) moves tasks and halves the interval;
 # from then on nothing moves and the interval doubles up to 0.8.
-intervals=$(sed -n 's/^treematch online: node [^:]*: .* s (\([^)]*\)).*/\1/p' "$dir/err")
+intervals=$(sed -n 's/^treematch online: node [^:]*: .* moves, intervals \(.*\) s, mapping.*/\1/p' "$dir/err")
 moves=$(sed -n 's/^treematch online: node [^:]*: [0-9]* rounds, \([0-9]*\) moves.*/\1/p' "$dir/err")
 check_eq "stable: one round moved tasks, one to four of them ($moves; $intervals)" \
 	"$((moves >= 1 && moves <= 4)):$(awk '{ n = 0; for (i = 2; i <= NF; i++) n += $i < $(i - 1); print n }' <<<"$intervals")" \
@@ -226,7 +226,7 @@ fi
 wait "$JOB"
 results_check "two nodes" "$dir" $? 2
 check_eq "two nodes: each node's report names its own node" \
-	"$(sed -n 's/^treematch online: node \(n[0-9]*\): placement.*/\1/p' "$dir/err" | sort | paste -sd' ' -)" \
+	"$(sed -n 's/^treematch online: node \(n[0-9]*\): where the ranks ended: .*/\1/p' "$dir/err" | sort | paste -sd' ' -)" \
 	"n1 n2"
 
 # ---- srun -c 2: each rank keeps 2 CPUs ------------------------------------------
@@ -250,8 +250,8 @@ fi
 wait "$JOB"
 results_check "srun -c 2" "$dir" $?
 check_eq "srun -c 2: the report places each rank on CPUs 0-1" \
-	"$(sed -n 's/^treematch online: node [^:]*: placement \(.*\), cost.*/\1/p' "$dir/err" |
-		tr ' ' '\n' | cut -d: -f2 | sort -u)" "0-1"
+	"$(grep -oE ' on CPUs? [0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*' "$dir/err" |
+		awk '{ print $3 }' | sort -u)" "0-1"
 
 # ---- MPI_Init_thread ----------------------------------------------------------
 

@@ -42,6 +42,10 @@
 #                            for that node's ranks (--ntasks NTASKS, and
 #                            --restrict the node's CPUs under Slurm's own
 #                            binding SLURM_TEXT unless it is empty)
+#   tm_nothing_to_choose JSON  true when the helper's JSON (map, for one
+#                            node's ranks) says every placement costs the
+#                            same and none costs less: that node's report
+#                            shows no cost (2 tasks on 2 cores)
 #   tm_wait_idle             wait (10 s at most) until every node is idle,
 #                            before a step whose duration is measured
 #   tm_live PATTERN          processes (not zombies) whose command line
@@ -289,4 +293,12 @@ tm_wait_idle() {
 		[ "$SECONDS" -lt "$deadline" ]; do
 		sleep 0.1
 	done
+}
+
+tm_nothing_to_choose() {
+	grep -q '"proven-optimal":true' <<<"$1" || return 1
+	grep -o '"cost":{[^}]*}' <<<"$1" | sed 's/"cost":{//; s/}//' | tr ',' '\n' |
+		cut -d: -f2 | awk 'NR == 1 { lo = hi = $1 }
+			{ lo = $1 < lo ? $1 : lo; hi = $1 > hi ? $1 : hi }
+			END { exit !(NR > 0 && hi <= lo * (1 + 1e-9)) }'
 }

@@ -44,7 +44,7 @@ launch $np env $(online TREEMATCH_ONLINE_PARAMS=$fast) \
 	"$phases" "$dir" 1 4096 >"$dir/out" 2>"$dir/err"
 program_ok over "$dir" $np $?
 report_ok over "$dir/err"
-placed=$(grep -o ' [0-9]*>[0-9]*:' "$dir/err" | wc -l)
+placed=$(grep -o ' rank [0-9]* on CPU' "$dir/err" | wc -l)
 if [ "$placed" -eq $np ]; then
 	ok "over: all $np ranks placed on $cores cores"
 else
@@ -78,7 +78,7 @@ fi
 wait "$job"
 program_ok absent "$dir" 4 $?
 report_ok absent "$dir/err"
-placed=$(grep -o ' [0-9]*>[0-9]*:' "$dir/err" | wc -l)
+placed=$(grep -o ' rank [0-9]* on CPU' "$dir/err" | wc -l)
 if [ "$placed" -eq 3 ]; then
 	ok "absent: the 3 registered ranks are mapped"
 else

@@ -32,9 +32,17 @@ if awk '
 else
 	not_ok "after the first round: no move, the interval doubles up to 0.8 s"
 fi
+# several nodes may share the log: each line names its node
+if [ -s "$dir/log" ] &&
+	! grep -qv '^node [^ ][^ ]* round [0-9][0-9]* t=' "$dir/log"; then
+	ok "each line of the log names its node"
+else
+	not_ok "each line of the log names its node: $(head -n 1 "$dir/log")"
+fi
+
 # the report lists the same intervals as the log
 log_intervals=$(sed -n 's/.* interval=\([^ ]*\) .*/\1/p' "$dir/log" | tr '\n' ' ' | sed 's/ $//')
-report_intervals=$(sed -n 's/^treematch online: node [^:]*: .* s (\(.*\)), mapping.*/\1/p' "$dir/err")
+report_intervals=$(sed -n 's/^treematch online: node [^:]*: .* moves, intervals \(.*\) s, mapping.*/\1/p' "$dir/err")
 if [ -n "$log_intervals" ] && [ "$log_intervals" = "$report_intervals" ]; then
 	ok "the report lists each round's interval ($report_intervals)"
 else

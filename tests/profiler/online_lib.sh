@@ -54,8 +54,8 @@ no_segment() {
 
 # report_ok WHAT FILE: FILE holds the mapper's two report lines.
 report_ok() {
-	if grep -Eq '^treematch online: node [^:]+: [0-9]+ rounds, [0-9]+ moves, interval [0-9.e+-]+ s \(.*\), mapping [0-9.]+ ms \([0-9.]+ % of [0-9.]+ s\)$' "$2" &&
-	   grep -Eq '^treematch online: node [^:]+: placement( [0-9]+>[0-9]+:[0-9,-]+)+, cost [0-9.e+-]+ \(packed [0-9.e+-]+\)$' "$2"; then
+	if grep -Eq '^treematch online: node [^:]+: [0-9]+ rounds, [0-9]+ moves, intervals( [0-9.e+-]+)+( \.\.\.)? s, mapping [0-9.]+ ms \([0-9.]+ % of [0-9.]+ s\)$' "$2" &&
+	   grep -Eq '^treematch online: node [^:]+: where the ranks ended: rank [0-9]+ on CPUs? [0-9,-]+(, rank [0-9]+ on CPUs? [0-9,-]+)*; cost [0-9.e+-]+, (x[0-9.]+ packed \([0-9.e+-]+\)|packed 0)$' "$2"; then
 		ok "$1: the mapper's report"
 	else
 		not_ok "$1: the mapper's report"

@@ -134,6 +134,12 @@ if "$commprof" --help | grep -q '^Usage: commprof'; then
 else
 	not_ok "commprof --help shows the usage"
 fi
+# MpiDefault=none clusters need srun --mpi=pmix for Open MPI (issue 25)
+if "$commprof" --help | grep -q 'srun -n 8 --mpi=pmix commprof -o app.json ./app$'; then
+	ok "commprof --help shows srun --mpi=pmix"
+else
+	not_ok "commprof --help shows srun --mpi=pmix"
+fi
 "$commprof" >/dev/null 2>&1
 if [ $? -eq 2 ]; then
 	ok "commprof without a program fails with status 2"

@@ -4,7 +4,10 @@
 # well-formed document (xmllint when installed, else a structural check),
 # one labelled core per rank in each drawing (the placement and packed),
 # the heat map's cells, binning of a large matrix, and a topology name
-# that is not XML text escaped.
+# that is not XML text escaped; the title names the node, job and step
+# when given (--node, --jobid, --stepid), the heat map has a linear colour
+# scale whose top is the heaviest cell, and each cost is also a ratio to
+# packed's (issue 25).
 set -u
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/unit/cli-lib.sh"
 
@@ -61,6 +64,33 @@ check_eq "32 heat map cells per heat map" "$(grep -c 'class="cell"' a.svg)" 64
 grep -q 'treematch: cost' a.svg && grep -q 'packed: cost' a.svg &&
 	ok "both placements are titled with their cost" ||
 	nok "both placements are titled with their cost"
+# the costs as the JSON gives them, and their ratio to packed's
+json=$("$helper" map --matrix pairs.json --topology "$topo")
+want=$(grep -o '"cost":{[^}]*}' <<<"$json" | tr '{},:' '    ' |
+	awk '{ printf "treematch: cost %.6g, x%.2f packed|packed: cost %.6g, x1.00 packed (the reference)\n", $3, $3 / $5, $5 }')
+check_eq "each cost is also a ratio to packed's (x0.06: 32000 against 572000)" \
+	"$(grep -o '>[a-z-]*: cost [^<]*<' a.svg | tr -d '<>' | paste -sd'|' -)" "$want"
+check_eq "without --node, --jobid, --stepid the title names the topology only" \
+	"$(grep -o 'class="heading"[^>]*>[^<]*' a.svg | sed 's/.*>//')" \
+	"16 ranks, topology $topo"
+"$helper" map --matrix pairs.json --topology "$topo" --format svg \
+	--node 'n<1>' --jobid 42 --stepid 3 >named.svg 2>err
+check_eq "--node, --jobid, --stepid: exits 0" "$?" 0
+check_eq "... and the title names the job, the step and the node (escaped)" \
+	"$(grep -o 'class="heading"[^>]*>[^<]*' named.svg | sed 's/.*>//')" \
+	"16 ranks of job 42, step 3 on node n&lt;1&gt;, topology $topo"
+# the heaviest cell is 1000 (a pair's one direction): the scale's top,
+# drawn darkest, and a cell of 300 is lighter, not almost as dark
+check_eq "the heat map has a colour scale per drawing, up to the heaviest cell" \
+	"$(grep -c '<g class="scale">' a.svg) $(grep -o 'class="scale-max"[^>]*>[^<]*' a.svg | sed 's/.*>//' | sort -u)" \
+	"2 1 k"
+check_ematch "... in the matrix's unit, linear" "$(cat a.svg)" \
+	'traffic per cell, linear \(commprof: bytes\); white: none'
+check_eq "the heaviest pairs are the darkest colour, the scale's top" \
+	"$(grep 'class="cell"' a.svg | grep -c 'fill="#800026"')" 32
+check_eq "... and the pairs of 300 (30 %) are light, not dark" \
+	"$(grep 'class="cell"' a.svg | grep -v 'fill="#800026"' | grep -o 'fill="#[0-9a-f]*"' | sort -u)" \
+	'fill="#febb76"'	# 0.3 of the way: light orange
 
 # fewer ranks than cores: the rest is drawn idle
 "$helper" map --matrix pairs.json --topology 'tree:2,4,4' --format svg \

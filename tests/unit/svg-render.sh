@@ -36,7 +36,9 @@ JSON
 	--topology 'synthetic:pack:2 l3:1 l2:4 core:2 pu:1' --format svg \
 	>map.svg || { echo "not ok - map --format svg"; exit 1; }
 
-# A fresh profile, nothing from the network, no GPU, no sandbox (root).
+# A fresh profile, nothing from the network, no GPU.  --no-sandbox: as
+# root (how the tests run) Chromium refuses to start without it and writes
+# no picture; an ordinary user leaves it out (doc/loop.md).
 shot() { # SVG PNG
 	timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
 		--disable-quic --no-first-run --disable-background-networking \
