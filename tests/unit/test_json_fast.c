@@ -135,7 +135,9 @@ static void invalid_suite(const char *dir)
 		if (len < 5 || strcmp(e->d_name + len - 5, ".json"))
 			continue;
 		char path[1024];
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >=
+		    (int)sizeof(path))
+			continue;
 		FILE *f = fopen(path, "rb");
 		if (!f)
 			continue;
