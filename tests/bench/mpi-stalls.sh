@@ -15,7 +15,7 @@
 #
 # A stalled run is not just killed: before it is, every thread of its
 # tasks, of their srun and of their slurmstepd is written to the log
-# (tests/e2e/lib.sh's e2e_timeout: state, kernel wait channel, gdb's
+# (tests/e2e/lib.sh's e2e_timeout: state, kernel wait channel, eu-stack's
 # backtrace of the ranks), so that the cause can be read (doc/loop.md,
 # "Known noise").  Last line:
 # "CASE: N runs, S stalled, seconds min/median/max" for each case.

@@ -91,7 +91,8 @@ exec {E2E_LOG_FD}>&1
 # later), but a run still going after E2E_TIMEOUT seconds (or SECONDS, if
 # shorter) is first described in the test's log (e2e_describe_stall: each
 # thread of the test user's processes and of every slurmstepd, where it
-# waits), so that a stall leaves where each thread waited.  With SECONDS
+# waits, and the MPI ranks' backtraces), so that a stall leaves where each
+# thread waited.  With SECONDS
 # longer than E2E_TIMEOUT, a slow run is described and then left to finish.
 e2e_timeout() {
 	local limit=$1 describe_at=$E2E_TIMEOUT pid ticks=0 described=
@@ -140,8 +141,9 @@ _e2e_signal_tree() {
 # e2e_describe_stall WHAT: "# " lines: the cluster's jobs, then each
 # process of E2E_USER and each slurmstepd with its state, blocked signals
 # and CPUs, every thread's state and kernel wait channel (all of them
-# first, a snapshot taken in well under a second), then gdb's backtrace of
-# every thread of the processes that run MPI (libmpi mapped).
+# first, a snapshot taken in well under a second), then the backtrace of
+# every thread of the processes that run MPI (libmpi mapped), by eu-stack:
+# gdb took over 30 s a process on a loaded machine and gave nothing.
 e2e_describe_stall() {
 	local pid tid
 	local -a pids mpi=()
@@ -160,8 +162,8 @@ e2e_describe_stall() {
 	done
 	for pid in "${mpi[@]}"; do
 		echo "# backtraces of pid $pid"
-		timeout 30 gdb -p "$pid" -batch -nx -ex 'thread apply all bt 15' 2>&1 |
-			grep -E '^(Thread|#)' | sed 's/^/#   /'
+		timeout 20 eu-stack -n 15 -p "$pid" 2>&1 |
+			grep -E '^(TID|#)' | sed 's/^/#   /'
 	done
 	echo "# ---- end of stall"
 }

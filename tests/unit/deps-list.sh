@@ -12,10 +12,10 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 list=$top_srcdir/contrib/deps.list
 scanner=$top_srcdir/tests/unit/shell-commands.awk
 n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
+ok() { n=$((n + 1)); echo "ok - $1"; }
 nok() {
 	n=$((n + 1)) failed=$((failed + 1))
-	echo "not ok $n - $1"
+	echo "not ok - $1"
 	shift
 	printf '%s\n' "$@" | sed 's/^/#   /'
 }
