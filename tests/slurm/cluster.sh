@@ -32,7 +32,8 @@
 #   CLUSTER_OWNER_PID=PID   once PID is gone, `gc` stops the cluster (default:
 #                           the caller, $PPID; 1 keeps it until `down`)
 # For every subcommand:
-#   CLUSTER_TIMEOUT=30      seconds to wait for a daemon, the nodes or the lock
+#   CLUSTER_TIMEOUT=30      seconds to wait for a daemon or the nodes
+#   CLUSTER_LOCK_TIMEOUT=180 seconds to wait for the lock
 #   CLUSTER_REGISTRY=/run/slurm-treematch-clusters
 #                           the lock and the list of live clusters, for `gc`
 #
@@ -48,6 +49,10 @@ shopt -s nullglob
 PROG=${0##*/}
 REGISTRY=${CLUSTER_REGISTRY:-/run/slurm-treematch-clusters}
 TIMEOUT=${CLUSTER_TIMEOUT:-30}
+# The lock's holder starts munged, slurmctld and the slurmds, and may wait
+# TIMEOUT for each: on a loaded machine two tests starting at once waited
+# the other out past 30 s (a fresh root's run failed two tests so).
+LOCK_TIMEOUT=${CLUSTER_LOCK_TIMEOUT:-$((TIMEOUT * 6))}
 # Every process a cluster starts carries this variable: the daemons get it from
 # `up`, slurmstepd inherits it from slurmd and the TaskProlog gives it to every
 # task.  `down` finds leftover job processes by it, never by name, so it cannot
@@ -168,7 +173,7 @@ registry_init() {
 # never reach a daemon: it would hold the lock for its whole life.
 take_lock() {
 	exec 9>>"$REGISTRY/lock" || die "cannot open $REGISTRY/lock"
-	flock -w "$TIMEOUT" 9 || die "waited ${TIMEOUT}s for $REGISTRY/lock"
+	flock -w "$LOCK_TIMEOUT" 9 || die "waited ${LOCK_TIMEOUT}s for $REGISTRY/lock"
 }
 release_lock() { exec 9>&-; }
 
