@@ -165,7 +165,10 @@ bind /dev "$root/dev"
 mountpoint -q "$root/dev/pts" || bind /dev/pts "$root/dev/pts"
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$root/dev/shm" || die "cannot mount dev/shm"
 mount -t tmpfs -o mode=755,nosuid,nodev tmpfs "$root/run" || die "cannot mount run"
-mkdir -m 1777 "$root/run/lock"
+# /run/lock is the machine's: the MPI tests take a lock there so that no
+# two tests' ranks spin on the same cores, and the root's tests run on this
+# machine's cores (tests/e2e/mpi.sh, mpi_exclusive).
+bind /run/lock "$root/run/lock"
 
 # Daemons installed by apt must not start (the host's, or a half-made
 # machine's): what a container or a chroot does.
