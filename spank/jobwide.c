@@ -63,6 +63,8 @@ void jobwide_withdraw(void)
 	}
 	state.hostfile_fd = -1;
 	state.placed = 0;
+	/* nor a reason why it was not placed: it is not asked any more */
+	state.why[0] = state.line[0] = '\0';
 }
 
 static void not_placed(const char *fmt, ...)
@@ -319,7 +321,6 @@ void jobwide_option(const site_config *cfg, const char *matrix_arg,
 	const char *list = getenv("SLURM_JOB_NODELIST");
 
 	jobwide_withdraw(); /* the option may come twice: #SBATCH, then srun's */
-	state.why[0] = state.line[0] = '\0';
 	state.several_nodes = 0;
 	/* topology=: a dry run, nothing is bound nor moved */
 	if (spank_context() != S_CTX_LOCAL || cfg->error[0] || !cfg->nodes ||
