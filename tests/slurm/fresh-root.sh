@@ -3,7 +3,8 @@
 # fresh-root.sh - the README's two commands on a truly fresh Debian 12
 # machine: a minimal root made by `debootstrap --variant=minbase bookworm`,
 # with what a real machine mounts (proc, sys and its cgroups, dev, dev/pts,
-# dev/shm, run), the tree cloned into root's own 0700 home, ../shared
+# dev/shm, run; and this machine's lock for test cluster ports: the network
+# is shared), the tree cloned into root's own 0700 home, ../shared
 # beside it read-only; then, in a chroot, contrib/demo.sh and
 # tests/run-all.sh, each with its wall time and last line.  A package that
 # contrib/install-deps.sh forgets shows up here, not on a machine where
@@ -169,6 +170,15 @@ mount -t tmpfs -o mode=755,nosuid,nodev tmpfs "$root/run" || die "cannot mount r
 # two tests' ranks spin on the same cores, and the root's tests run on this
 # machine's cores (tests/e2e/mpi.sh, mpi_exclusive).
 bind /run/lock "$root/run/lock"
+# One thing a real machine does not share: the network.  The root's test
+# clusters and this machine's (other runs of the tests here) pick their
+# ports from the same ones, so they take turns under the same lock
+# (tests/slurm/cluster.sh; without it: "slurmctld died before listening",
+# Address already in use).
+registry=/run/slurm-treematch-clusters
+mkdir -p "$registry" "$root$registry" && touch "$registry/lock" "$root$registry/lock" &&
+	mount --bind "$registry/lock" "$root$registry/lock" ||
+	die "cannot share $registry/lock with the root"
 
 # Daemons installed by apt must not start (the host's, or a half-made
 # machine's): what a container or a chroot does.

@@ -11,10 +11,11 @@ export LC_ALL=C
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 list=$top_srcdir/contrib/deps.list
 scanner=$top_srcdir/tests/unit/shell-commands.awk
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok - $1"; }
+# "ok - " / "not ok - " lines: what tests/summarize.sh counts
+failed=0
+ok() { echo "ok - $1"; }
 nok() {
-	n=$((n + 1)) failed=$((failed + 1))
+	failed=$((failed + 1))
 	echo "not ok - $1"
 	shift
 	printf '%s\n' "$@" | sed 's/^/#   /'
@@ -144,5 +145,4 @@ else
 	nok "... so the check fails on it"
 fi
 
-echo "1..$n"
 [ "$failed" = 0 ]
