@@ -38,6 +38,14 @@ enum { TM_MATRIX_MAX_ORDER = 1 << 24 };
  * allocate rows for 16 million ranks.  A real matrix of that many ranks
  * lists their pairs, several bytes per rank. */
 enum { TM_MATRIX_DENSE_MAX_ORDER = 4096 };
+/* Above this order (more ranks than one node places, the bound of a
+ * tree: spec's leaves) a file must hold at least
+ * TM_MATRIX_LARGE_BYTES_PER_RANK bytes per rank, as many as each rank's
+ * row costs: one byte per rank still let 16.8 MB of blanks say 16776961
+ * ranks, whose rows cost every reader 400 MB.  A real matrix of that many
+ * ranks has them: a pair in "entries" takes at least 20 bytes
+ * ("[1048577,1048578,1],"), 10 for each of its two ranks. */
+enum { TM_MATRIX_LARGE_ORDER = 1 << 20, TM_MATRIX_LARGE_BYTES_PER_RANK = 8 };
 /* Largest sum of all weights a file may have: far above any byte count,
  * and far enough below DBL_MAX that costs (weights times level costs)
  * stay finite. */

@@ -169,13 +169,22 @@ static tm_status merge_repeats(tm_matrix *m, tm_error *err)
 	return TM_OK;
 }
 
+/* row_start[r] has been used as row r's cursor, and so holds the start of
+ * row r + 1: shift the offsets back into place.  Cursors in row_start
+ * itself rather than in a copy: a copy is 8 bytes more per rank at the
+ * peak, and a file may say millions of ranks (tm_matrix.h). */
+static void cursors_to_starts(int64_t *row_start, int n)
+{
+	memmove(row_start + 1, row_start, (size_t)n * sizeof(*row_start));
+	row_start[0] = 0;
+}
+
 /* The upper triangle of the entries (see above) into up, whose n is set. */
 static tm_status fill_triangle(tm_matrix *up, size_t count, const int *i,
 			       const int *j, const double *w)
 {
 	int n = up->n;
 	size_t kept = 0;
-	int64_t *next;
 
 	for (size_t k = 0; k < count; k++)
 		if (is_kept(i[k], j[k], w[k])) {
@@ -184,23 +193,19 @@ static tm_status fill_triangle(tm_matrix *up, size_t count, const int *i,
 		}
 	for (int r = 0; r < n; r++)
 		up->row_start[r + 1] += up->row_start[r];
-	next = alloc_items((size_t)n, sizeof(*next));
 	up->col = alloc_items(kept, sizeof(*up->col));
 	up->weight = alloc_items(kept, sizeof(*up->weight));
-	if (!next || !up->col || !up->weight) {
-		free(next);
+	if (!up->col || !up->weight)
 		return TM_ERR_NOMEM;
-	}
-	memcpy(next, up->row_start, (size_t)n * sizeof(*next));
 	for (size_t k = 0; k < count; k++) {
 		if (!is_kept(i[k], j[k], w[k]))
 			continue;
 		int low = i[k] < j[k] ? i[k] : j[k];
-		int64_t p = next[low]++;
+		int64_t p = up->row_start[low]++;
 		up->col[p] = i[k] < j[k] ? j[k] : i[k];
 		up->weight[p] = w[k];
 	}
-	free(next);
+	cursors_to_starts(up->row_start, n);
 	return TM_OK;
 }
 
@@ -235,14 +240,11 @@ static tm_status mirror(const tm_matrix *up, tm_matrix *m)
 {
 	int n = m->n;
 	int64_t halves = 2 * up->row_start[n];
-	int64_t *next = alloc_items((size_t)n, sizeof(*next));
 
 	m->col = alloc_items((size_t)halves, sizeof(*m->col));
 	m->weight = alloc_items((size_t)halves, sizeof(*m->weight));
-	if (!next || !m->col || !m->weight) {
-		free(next);
+	if (!m->col || !m->weight)
 		return TM_ERR_NOMEM;
-	}
 	for (int r = 0; r < n; r++)
 		for (int64_t p = up->row_start[r]; p < up->row_start[r + 1]; p++) {
 			m->row_start[r + 1]++;
@@ -250,19 +252,18 @@ static tm_status mirror(const tm_matrix *up, tm_matrix *m)
 		}
 	for (int r = 0; r < n; r++)
 		m->row_start[r + 1] += m->row_start[r];
-	memcpy(next, m->row_start, (size_t)n * sizeof(*next));
 	for (int r = 0; r < n; r++)
 		for (int64_t p = up->row_start[r]; p < up->row_start[r + 1]; p++) {
 			int c = up->col[p];
-			int64_t q = next[r]++;
+			int64_t q = m->row_start[r]++;
 
 			m->col[q] = c;
 			m->weight[q] = up->weight[p];
-			q = next[c]++;
+			q = m->row_start[c]++;
 			m->col[q] = r;
 			m->weight[q] = up->weight[p];
 		}
-	free(next);
+	cursors_to_starts(m->row_start, n);
 	return TM_OK;
 }
 
@@ -617,6 +618,13 @@ tm_status tm__matrix_from_list(const char *name, int n, long order,
 				    "in a file of %zu bytes: expected at least "
 				    "one byte per rank above %d ranks", name, n,
 				    len, (int)TM_MATRIX_DENSE_MAX_ORDER);
+	if (n > TM_MATRIX_LARGE_ORDER &&
+	    (size_t)n > len / TM_MATRIX_LARGE_BYTES_PER_RANK)
+		return tm_error_set(err, TM_ERR_SIZE, "%s: \"size\": %d ranks "
+				    "in a file of %zu bytes: expected at least "
+				    "%d bytes per rank above %d ranks", name, n,
+				    len, (int)TM_MATRIX_LARGE_BYTES_PER_RANK,
+				    (int)TM_MATRIX_LARGE_ORDER);
 	if (order == TM__ORDER_CHECK_ONLY) {
 		tm_status status = check_without_rows(name, list, err);
 

@@ -60,8 +60,9 @@ void tm__entry_list_free(tm_entry_list *list);
  * order >= 0: the matrix must have that many ranks, checked before
  * anything of the file's size n is allocated (TM_ERR_SIZE); and above
  * TM_MATRIX_DENSE_MAX_ORDER ranks the file must hold at least one byte
- * per rank (TM_ERR_SIZE), so that what the matrix costs is bounded by
- * the file's length. */
+ * per rank, above TM_MATRIX_LARGE_ORDER ranks
+ * TM_MATRIX_LARGE_BYTES_PER_RANK (TM_ERR_SIZE), so that what the matrix
+ * costs is bounded by the file's length. */
 tm_status tm__matrix_from_list(const char *name, int n, long order,
 			      size_t len, tm_entry_list *list,
 			      tm_matrix **out, tm_error *err);

@@ -101,8 +101,8 @@ if [ -x /usr/bin/time ]; then
 	peak=$(sed -n 's/^peak \([0-9]*\) KB$/\1/p' <<<"$TM_ERR")
 	check "srun checks 16.8 MB saying 16776961 ranks in under 100 MB (peak ${peak:-?} KB)" \
 		test "${peak:-999999}" -lt 102400
-	check_match "... and says that it is not the step's size" "$TM_ERR" \
-		"^treematch: error: $E2E_WORK/bad/padded.json: \"size\" is 16776961, but the step has 4 tasks"
+	check_match "... and refuses it by the reader's rule (8 bytes a rank above 1048576 ranks)" "$TM_ERR" \
+		"^treematch: error: $E2E_WORK/bad/padded.json: \"size\": 16776961 ranks in a file of 16800033 bytes: expected at least 8 bytes per rank above 1048576 ranks"
 fi
 
 check "after all of it no daemon died and the next job runs" cluster_healthy

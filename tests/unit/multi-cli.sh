@@ -104,12 +104,12 @@ check_match "8 ranks on one CPU: the report says that all share it" "$out" \
 	"^all 8 ranks share CPU 0: there was nothing to choose, the costs compare nothing$"
 check_eq "... and does not claim 'proven optimal'" "$(grep -c 'proven optimal' <<<"$out")" 0
 
-# 1 MB of blanks saying 1048577 ranks (one byte each, as the reader asks):
-# more ranks than one node's placement takes are refused in one line
-# instead of building a slot for each (16776961 took minutes and GBs),
-# with one matrix or several
+# 8 MB of blanks saying 1048577 ranks (8 bytes each, as the reader asks
+# above 1048576 ranks): more ranks than one node's placement takes are
+# refused in one line instead of building a slot for each (16776961 took
+# minutes and GBs), with one matrix or several
 { printf '{"size": 1048577, "entries": ['
-  head -c 1048577 /dev/zero | tr '\0' ' '
+  head -c 8388616 /dev/zero | tr '\0' ' '
   printf ']}'; } >many.json
 "$helper" map --matrix many.json "${topo[@]}" >/dev/null 2>err.txt
 check_eq "1048577 ranks on 8 cores: exit 1, one line naming the file and the bound" \
@@ -118,5 +118,21 @@ check_eq "1048577 ranks on 8 cores: exit 1, one line naming the file and the bou
 "$helper" map --matrix many.json --matrix many.json --combine worst "${topo[@]}" \
 	>/dev/null 2>err.txt
 check_eq "... the same with --combine worst" "$?:$(grep -c 'expected at most 1048576 ranks' err.txt)" "1:1"
+
+# 16.8 MB of blanks saying 16776961 ranks (one byte each) cost map 412 MB
+# and --combine 674 MB: now refused by the reader in one line, each run
+# within 100 MB of address space
+{ printf '{"size": 16776961, "entries": ['
+  head -c 16799981 /dev/zero | tr '\0' ' '
+  printf ']}'; } >huge.json
+(ulimit -v 102400; "$helper" map --matrix huge.json "${topo[@]}") \
+	>/dev/null 2>err.txt
+check_eq "16776961 ranks in 16.8 MB: exit 1, one line saying the rule, under 100 MB" \
+	"$?:$(cat err.txt)" \
+	"1:treematch-helper: huge.json: \"size\": 16776961 ranks in a file of 16800014 bytes: expected at least 8 bytes per rank above 1048576 ranks"
+(ulimit -v 102400; "$helper" map --matrix huge.json --matrix huge.json \
+	--combine sum "${topo[@]}") >/dev/null 2>err.txt
+check_eq "... the same with --combine sum" \
+	"$?:$(grep -c 'expected at least 8 bytes per rank' err.txt)" "1:1"
 
 [ "$failed" -eq 0 ]

@@ -156,20 +156,35 @@ static void test_size_before_allocation(void)
 }
 
 /* A file {"size": N, "entries": []} of `len` bytes, blanks before the
- * entries' "]"; its path (write_temp's), or NULL. */
+ * entries' "]"; its path (write_temp's), or NULL.  Written in blocks: a
+ * malloc() of the whole file, freed, would raise glibc's mmap threshold
+ * for the rest of this process and its children, and change the peaks
+ * that the later cases measure. */
 static char *padded(int n, size_t len)
 {
-	char head[64], *text = malloc(len), *path = NULL;
+	char head[64], blanks[65536];
 	int h = snprintf(head, sizeof(head), "{\"size\": %d, \"entries\": [",
 			 n);
+	char *path = len >= (size_t)h + 2 ? write_temp(head, (size_t)h) : NULL;
+	FILE *f = path ? fopen(path, "a") : NULL;
+	size_t left = len - (size_t)h - 2;
 
-	if (text && len >= (size_t)h + 2) {
-		memcpy(text, head, (size_t)h);
-		memset(text + h, ' ', len - (size_t)h - 2);
-		memcpy(text + len - 2, "]}", 2);
-		path = write_temp(text, len);
+	if (!f)
+		return NULL;
+	memset(blanks, ' ', sizeof(blanks));
+	while (left > 0) {
+		size_t part = left < sizeof(blanks) ? left : sizeof(blanks);
+
+		if (fwrite(blanks, 1, part, f) != part)
+			break;
+		left -= part;
 	}
-	free(text);
+	if (fputs("]}", f) == EOF)
+		left = 1;
+	if (fclose(f) != 0 || left > 0) {
+		unlink(path);
+		return NULL;
+	}
 	return path;
 }
 
@@ -211,6 +226,55 @@ static void test_size_per_byte(void)
 	      big, big);
 	CHECK(kb > 0 && kb < 16 * 1024, "... with a peak RSS of %ld KB, under "
 	      "16 MB", kb);
+	if (c.path)
+		unlink(c.path);
+}
+
+/* Above TM_MATRIX_LARGE_ORDER ranks, 8 bytes per rank: 16.8 MB of blanks
+ * saying 16776961 ranks passed the one-byte rule and cost every reader
+ * (treematch-helper map, --combine, commprof merge and info) 400 to 670
+ * MB; now it is refused in one line, and a file that has its 8 bytes per
+ * rank loads within 3.5 times its length. */
+static void test_large_order(void)
+{
+	const int huge = 16776961, edge = 2 * TM_MATRIX_LARGE_ORDER;
+	const size_t huge_len = 16800014;
+	const size_t edge_len = (size_t)edge * TM_MATRIX_LARGE_BYTES_PER_RANK;
+	struct load_case c = { padded(huge, huge_len), -1, TM_ERR_SIZE, "" };
+	int status = -1;
+	long kb;
+
+	snprintf(c.want_text, sizeof(c.want_text), "\"size\": %d ranks in a "
+		 "file of %zu bytes: expected at least %d bytes per rank above "
+		 "%d ranks", huge, huge_len,
+		 (int)TM_MATRIX_LARGE_BYTES_PER_RANK,
+		 (int)TM_MATRIX_LARGE_ORDER);
+	kb = c.path ? child_peak_kb(load, &c, &status) : -1;
+	CHECK(c.path && status == 0, "\"size\": %d in %zu bytes of blanks: "
+	      "refused, saying the rule", huge, huge_len);
+	CHECK(kb > 0 && kb < 40 * 1024, "... with a peak RSS of %ld KB, under "
+	      "40 MB (its rows took 400 MB)", kb);
+	if (c.path)
+		unlink(c.path);
+	c.path = padded(edge, edge_len - 1);
+	snprintf(c.want_text, sizeof(c.want_text), "\"size\": %d ranks in a "
+		 "file of %zu bytes: expected at least", edge, edge_len - 1);
+	if (c.path)
+		child_peak_kb(load, &c, &status);
+	CHECK(c.path && status == 0, "\"size\": %d in %zu bytes: refused",
+	      edge, edge_len - 1);
+	if (c.path)
+		unlink(c.path);
+	c.path = padded(edge, edge_len);
+	c.want = TM_OK;
+	c.want_text[0] = '\0';
+	kb = c.path ? child_peak_kb(load, &c, &status) : -1;
+	CHECK(c.path && status == 0, "\"size\": %d in %zu bytes loads", edge,
+	      edge_len);
+	/* the text, then the triangle's rows and the matrix's (8 bytes a
+	 * rank each): 3 times; cursors in copies of the rows took 4 */
+	CHECK(kb > 0 && kb < (long)(edge_len >> 10) * 7 / 2, "... with a peak "
+	      "RSS of %ld KB, under 3.5 times the file", kb);
 	if (c.path)
 		unlink(c.path);
 }
@@ -280,20 +344,22 @@ static int check_only(void *arg)
 	return 0;
 }
 
-/* 16 MB of blanks may say 16 million ranks: srun checks such a file at
- * the cost of its text, not of rows for every rank. */
+/* 32 MB of blanks may say 4 million ranks (8 bytes each, as the reader
+ * asks above TM_MATRIX_LARGE_ORDER ranks): srun checks such a file at the
+ * cost of its text, not of rows for every rank. */
 static void test_check_cost(void)
 {
 	const int n = 4000000;
-	struct check_case c = { padded(n, (size_t)n), n };
+	const size_t len = (size_t)n * TM_MATRIX_LARGE_BYTES_PER_RANK;
+	struct check_case c = { padded(n, len), n };
 	int status = -1;
 	long kb = c.path ? child_peak_kb(check_only, &c, &status) : -1;
 
 	CHECK(c.path && status == 0, "tm_matrix_check_file: \"size\": %d in "
-	      "%d bytes of blanks: accepted, size %d", n, n, n);
-	/* the rows took 96 MB (24 bytes a rank) */
-	CHECK(kb > 0 && kb < 3 * (n >> 10) + 4096, "... with a peak RSS of "
-	      "%ld KB, under 3 times the file", kb);
+	      "%zu bytes of blanks: accepted, size %d", n, len, n);
+	/* the rows take 64 MB more (16 bytes a rank) */
+	CHECK(kb > 0 && kb < (long)(len >> 10) * 3 / 2 + 4096, "... with a "
+	      "peak RSS of %ld KB, under 1.5 times the file", kb);
 	if (c.path)
 		unlink(c.path);
 }
@@ -378,6 +444,7 @@ int main(void)
 {
 	test_size_before_allocation();
 	test_size_per_byte();
+	test_large_order();
 	test_check_agrees();
 	test_check_cost();
 	test_dense_cost();
