@@ -62,7 +62,7 @@ online_ok() { # WHAT: the run of TM_RC/TM_OUT/TM_ERR went online, to its end
 }
 tm_plugstack required "profiler=$MPI_PROFILER"
 tm_run "${launch[@]}" --comm-matrix=online \
-	--comm-matrix-online=interval=0.2,save="$E2E_WORK/online.json" \
+	--comm-matrix-online=save="$E2E_WORK/online.json" \
 	--comm-matrix-report "${ring[@]}"
 online_ok "--comm-matrix=online"
 check "save= wrote the final pattern" test -s "$E2E_WORK/online.json"

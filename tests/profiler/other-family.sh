@@ -115,6 +115,7 @@ for lib in libcommprof.so libcommprof-openmpi.so; do
 	fi
 done
 # commprof itself: the same line, no matrix, the program's status
+# shellcheck disable=SC2086
 COMMPROF_LIBRARY=$PWD/only-openmpi/libcommprof.so \
 	COMMPROF_TOOL=$top_builddir/contrib/profiler/commprof-matrix \
 	launch_mpich 4 "$commprof" -o none.json "$examples/ring-mpich" $args \
