@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "family.h"
@@ -69,19 +71,30 @@ static int own_path(char *out, size_t size)
 	return 0;
 }
 
-/* Run the program again with LD_PRELOAD `list`; returns only on failure.
- * The dynamic loader run as a command (ld.so PROGRAM) is left alone: its
- * argv is not the one the program got. */
+/* Whether /proc/self/exe is the program that was executed: not under
+ * valgrind (whose tool is the process's executable: run again, it would
+ * refuse the program's argv), nor the dynamic loader run as a command
+ * (ld.so PROGRAM: its argv is not the one the program got). */
+static int exe_is_program(void)
+{
+	const char *execfn = (const char *)getauxval(AT_EXECFN);
+	struct stat exe, run;
+	char path[NAME_MAX_];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	if (!execfn || n <= 0 || stat("/proc/self/exe", &exe) < 0 ||
+	    stat(execfn, &run) < 0 || exe.st_dev != run.st_dev ||
+	    exe.st_ino != run.st_ino)
+		return 0;
+	path[n] = '\0';
+	const char *base = strrchr(path, '/');
+	return !(base && !strncmp(base + 1, "ld-", 3));
+}
+
+/* Run the program again with LD_PRELOAD `list`; returns only on failure. */
 static void reexec(char **argv, const char *list)
 {
-	char exe[NAME_MAX_];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (!argv || !argv[0] || n <= 0)
-		return;
-	exe[n] = '\0';
-	const char *base = strrchr(exe, '/');
-	if (base && !strncmp(base + 1, "ld-", 3))
+	if (!argv || !argv[0] || !exe_is_program())
 		return;
 	if (list[0])
 		setenv("LD_PRELOAD", list, 1);
