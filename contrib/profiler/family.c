@@ -59,10 +59,23 @@ int commprof_family_library(const char *self, const char *family,
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
+/* Whether the LD_PRELOAD element p (n bytes) names the file `path`: the
+ * same name, or its base name, which ld.so looked for in its directories
+ * (it then reports the path it found). */
+static int names(const char *p, size_t n, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	if (n == strlen(path) && !strncmp(p, path, n))
+		return 1;
+	base = base ? base + 1 : path;
+	return !memchr(p, '/', n) && n == strlen(base) && !strncmp(p, base, n);
+}
+
 int commprof_preload_replace(const char *list, const char *old,
 			     const char *new, char *out, size_t size)
 {
-	size_t len = 0, oldlen = strlen(old);
+	size_t len = 0;
 	int found = 0;
 
 	out[0] = '\0';
@@ -71,10 +84,11 @@ int commprof_preload_replace(const char *list, const char *old,
 		size_t n = strcspn(p, ": ");
 		const char *item = p;
 
-		if (n == oldlen && !strncmp(p, old, n)) {
+		if (names(p, n, old)) {
+			/* the first in its place, any other one out */
+			item = found ? NULL : new;
+			n = item ? strlen(item) : 0;
 			found = 1;
-			item = new;
-			n = new ? strlen(new) : 0;
 		}
 		if (n > 0 && item) {
 			if (len + n + 2 > size)

@@ -24,7 +24,8 @@ const char *commprof_family_of_soname(const char *file);
 int commprof_family_library(const char *self, const char *family,
 			    char *out, size_t size);
 
-/* `list` (LD_PRELOAD) with the element `old` replaced by `new`, or taken
+/* `list` (LD_PRELOAD) with the element `old` (its path, or its base name)
+ * replaced by `new` (any second one dropped), or taken
  * out when `new` is NULL; 0, or -1 when it does not fit or `old` is not
  * in it. */
 int commprof_preload_replace(const char *list, const char *old,
