@@ -95,6 +95,20 @@ for lib in libcommprof.so libcommprof-openmpi.so libcommprof-mpich.so; do
 	same_run "$lib preloaded into an Open MPI program" ring-ompi.plain.out o.out $?
 done
 
+# The online mode under mpiexec.mpich finds its node's ranks (MPICH's
+# MPI_LOCALRANKID and MPI_LOCALNRANKS): local rank 0's mapper reports.
+# shellcheck disable=SC2086
+launch_mpich 4 env LD_PRELOAD="$libs/libcommprof.so" TREEMATCH_ONLINE=1 \
+	TREEMATCH_ONLINE_REPORT=1 "$examples/ring-mpich" $args >r.out 2>r.err
+same_run "online mode in an MPICH program" ring.plain.out r.out $?
+if [ "$(grep -cE '^treematch online: node [^:]+: [0-9]+ rounds, ' r.err)" -eq 1 ] &&
+	! grep -q 'online mode off' r.err; then
+	ok "online mode in an MPICH program: the node's mapper reports once"
+else
+	not_ok "online mode in an MPICH program: the node's mapper reports once"
+	show r.err
+fi
+
 # An installation with no library for MPICH: only Open MPI's beside
 # libcommprof.so.  The program runs as without the profiler, one line.
 mkdir only-openmpi
