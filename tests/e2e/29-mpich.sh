@@ -70,6 +70,16 @@ tm_plugstack required "profiler=$MPI_PROFILER" auto=online
 tm_run "${launch[@]}" --comm-matrix-report "${ring[@]}"
 online_ok "auto=online"
 
+# A step started inside an online task whose library libcommprof.so put a
+# family's in its place: the nested step inherits neither.
+tm_plugstack required "profiler=$MPI_PROFILER"
+# shellcheck disable=SC2016 # expanded by the inner task's bash
+tm_run salloc -Q -N1 -n2 srun -Q -n1 --comm-matrix=online \
+	env LD_PRELOAD="$TM_DIR/libcommprof-mpich.so" bash -c \
+	'srun -Q -n1 --overlap bash -c "echo \${LD_PRELOAD:-none}"'
+check_eq "a nested step forgets the family library libcommprof.so chose" \
+	"$TM_RC:$TM_OUT" "0:none"
+
 # ---- no library for MPICH ----
 mkdir -m 755 "$TM_DIR/only-openmpi"
 cp "$MPI_PROFILER" "$TM_DIR/libcommprof-openmpi.so" "$TM_DIR/only-openmpi/" &&
