@@ -155,8 +155,8 @@ chmod 644 "$stage/etc/slurm/plugstack.conf.d/treematch.conf.example"
 elves=$(find "$stage" -type f | while read -r f; do
 	case $(head -c 4 "$f" | od -An -c | tr -d ' ') in 177ELF) echo "$f" ;; esac
 done)
-main=$(echo "$elves" | grep -v '/libcommprof\.so$' || true)
-profiler=$(echo "$elves" | grep '/libcommprof\.so$' || true)
+main=$(echo "$elves" | grep -v '/libcommprof[-a-z]*\.so$' || true)
+profiler=$(echo "$elves" | grep '/libcommprof[-a-z]*\.so$' || true)
 shlib_deps() { # FIELD FILE...: "shlibs:FIELD=..." from dpkg -S of the
 	field=$1  # libraries each file names (NEEDED), found by ldd
 	shift

@@ -156,7 +156,8 @@ build_tree() {
 			"$top/configure" -q --disable-dependency-tracking) || return 1
 	fi
 	make -C "$build" -j"$(nproc)" helper/treematch-helper spank/treematch.la \
-		contrib/profiler/libcommprof.la contrib/profiler/commprof \
+		contrib/profiler/libcommprof.la contrib/profiler/libcommprof-openmpi.la \
+		contrib/profiler/commprof \
 		contrib/profiler/commprof-matrix contrib/examples/halo2d
 }
 

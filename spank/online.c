@@ -98,19 +98,36 @@ static const char *const lib_variables[] = {
 	TM_ONLINE_ENV_REPORT, TM_ONLINE_ENV_CPT,
 };
 
-/* LD_PRELOAD without the element `library`, into out ("" if nothing is
- * left); 0, or -1 when it does not fit. */
+/* Whether the LD_PRELOAD element p (n bytes) is `library` or one of the
+ * libraries of an MPI family beside it (DIR/libcommprof.so puts
+ * DIR/libcommprof-FAMILY.so in its own place, doc/profiler.md). */
+static int is_profiler(const char *p, size_t n, const char *library)
+{
+	size_t liblen = strlen(library), stem;
+
+	if (n == liblen && !strncmp(p, library, n))
+		return 1;
+	if (liblen < 3 || strcmp(library + liblen - 3, ".so") != 0)
+		return 0;
+	stem = liblen - 3;
+	return n > stem + 4 && !strncmp(p, library, stem) && p[stem] == '-' &&
+	       !memchr(p + stem, '/', n - stem) &&
+	       !strncmp(p + n - 3, ".so", 3);
+}
+
+/* LD_PRELOAD without the element `library` (nor its families'), into out
+ * ("" if nothing is left); 0, or -1 when it does not fit. */
 static int preload_without(const char *preload, const char *library,
 			   char *out, size_t size)
 {
-	size_t len = 0, liblen = strlen(library);
+	size_t len = 0;
 
 	out[0] = '\0';
 	/* ld.so separates the list by colons and spaces */
 	for (const char *p = preload; *p;) {
 		size_t n = strcspn(p, ": ");
 
-		if (n > 0 && !(n == liblen && !strncmp(p, library, n))) {
+		if (n > 0 && !is_profiler(p, n, library)) {
 			if (len + n + 2 > size)
 				return -1;
 			if (len)

@@ -15,6 +15,7 @@
 #include <mpi.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #if MPI_VERSION < 3

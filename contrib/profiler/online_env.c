@@ -56,7 +56,8 @@ static bool parse_int(const char *text, int min, int max, int *out)
 	return true;
 }
 
-/* The local rank and size: the plugin's, else Open MPI's. */
+/* The local rank and size: the plugin's, else Open MPI's, else those of
+ * MPICH's launcher (Hydra: mpiexec.mpich). */
 static bool read_local(struct online_config *c, int world_size)
 {
 	const char *rank_var = TM_ONLINE_ENV_LOCAL_RANK;
@@ -71,11 +72,18 @@ static bool read_local(struct online_config *c, int world_size)
 		rank = getenv(rank_var);
 		size = getenv(size_var);
 	}
+	if (!rank && !size) {
+		rank_var = "MPI_LOCALRANKID";
+		size_var = "MPI_LOCALNRANKS";
+		rank = getenv(rank_var);
+		size = getenv(size_var);
+	}
 	if (!rank || !size) {
 		fprintf(stderr, ONLINE_PREFIX TM_ONLINE_ENV_LOCAL_RANK " "
 			"and " TM_ONLINE_ENV_LOCAL_SIZE " are not set (nor "
-			"Open MPI's OMPI_COMM_WORLD_LOCAL_RANK and _SIZE): "
-			"online mode off\n");
+			"Open MPI's OMPI_COMM_WORLD_LOCAL_RANK and _SIZE, nor "
+			"MPICH's MPI_LOCALRANKID and MPI_LOCALNRANKS): online "
+			"mode off\n");
 		return false;
 	}
 	if (!parse_int(size, 1, world_size, &c->local_size)) {

@@ -136,6 +136,12 @@ if [ -x "$top_builddir/contrib/profiler/commprof" ]; then
 		"$(cat /usr/bin/commprof)" \
 		"COMMPROF_LIBRARY:-/usr/lib/$multiarch/$pkg/libcommprof.so"
 	check "... which is there" test -f "/usr/lib/$multiarch/$pkg/libcommprof.so"
+	# ... with the library of each MPI family the tree was built for
+	for f in "$top_builddir"/contrib/profiler/.libs/libcommprof-*.so; do
+		[ -e "$f" ] || continue
+		check "... and ${f##*/} beside it" \
+			test -f "/usr/lib/$multiarch/$pkg/${f##*/}"
+	done
 fi
 check_eq "dpkg -S: $plugindir/treematch.so belongs to $pkg" \
 	"$(dpkg -S "$plugindir/treematch.so" 2>&1)" "$pkg: $plugindir/treematch.so"

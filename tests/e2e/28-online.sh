@@ -122,7 +122,8 @@ pairs_check() {
 }
 
 # root_free WHAT DIR: while the job runs, its tasks and the mapper are the
-# user's, and no process of root maps the profiler.
+# user's, and no process of root maps the profiler (libcommprof.so or the
+# family library it put in its place).
 root_free() {
 	local r owners=() p
 	for r in 0 1 2 3; do
@@ -131,7 +132,7 @@ root_free() {
 	check_eq "$1: the 4 tasks (the mapper is in one of them) run as the user" \
 		"$(printf '%s\n' "${owners[@]}" | sort -u)" "$user_uid"
 	check_eq "$1: no process of root has the profiler loaded" \
-		"$(grep -l "$MPI_PROFILER" /proc/[0-9]*/maps 2>/dev/null |
+		"$(grep -l "${MPI_PROFILER%.so}" /proc/[0-9]*/maps 2>/dev/null |
 			while read -r m; do
 				[ "$(stat -c %u "${m%/maps}")" = 0 ] && echo "$m"
 			done)" ""

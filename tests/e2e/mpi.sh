@@ -62,14 +62,16 @@ mpi_setup() {
 		cp "$top_builddir/contrib/examples/$name" "$MPI_EXAMPLES/" ||
 			{ nok "copy contrib/examples/$name (make check builds it)"; exit 1; }
 	done
-	if ! { cp "$top_builddir/contrib/profiler/.libs/libcommprof.so" "$MPI_PROFILER" &&
+	# libcommprof.so and the library of each MPI family beside it
+	if ! { cp "$top_builddir"/contrib/profiler/.libs/libcommprof*.so "$TM_DIR/" &&
+		[ -f "$MPI_PROFILER" ] &&
 		cp "$top_builddir/contrib/profiler/commprof" "$MPI_COMMPROF" &&
 		cp "$top_builddir/contrib/profiler/commprof-matrix" "$TM_DIR/" &&
 		[ -x "$MPI_EXPECT" ] && [ -x "$MPI_COMPARE" ]; }; then
 		nok "the profiler, commprof, tests/profiler/expect and compare are built"
 		exit 1
 	fi
-	chmod 755 "$MPI_EXAMPLES"/* "$MPI_PROFILER" "$MPI_COMMPROF" \
+	chmod 755 "$MPI_EXAMPLES"/* "$TM_DIR"/libcommprof*.so "$MPI_COMMPROF" \
 		"$TM_DIR/commprof-matrix"
 	COMMPROF_LIBRARY=$MPI_PROFILER
 	# The nodes share this machine's CPUs, so the jobs always have more
