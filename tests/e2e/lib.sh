@@ -23,8 +23,9 @@
 #
 # Knobs (environment): E2E_USER=tmuser (the ordinary user of as_user),
 # E2E_TIMEOUT=60 (seconds for one job in sbatch_wait and cluster_healthy),
-# E2E_RUN_LIMIT=E2E_TIMEOUT (seconds after which tm_run and sbatch_wait stop
-# a job; a job still going after E2E_TIMEOUT is described in the log first),
+# E2E_RUN_LIMIT=E2E_TIMEOUT (seconds after which tm_run and sbatch_wait give
+# up on a job; a tm_run still going after E2E_TIMEOUT is described in the
+# log first),
 # E2E_TEST_TIMEOUT=600 (the whole test, then it is stopped as failed),
 # E2E_TMPDIR=/tmp (where e2e_tmpdir makes directories; keep it short).
 #
@@ -92,8 +93,8 @@ exec {E2E_LOG_FD}>&1
 # shorter) is first described in the test's log (e2e_describe_stall: each
 # thread of the test user's processes and of every slurmstepd, where it
 # waits, and the MPI ranks' backtraces), so that a stall leaves where each
-# thread waited.  With SECONDS
-# longer than E2E_TIMEOUT, a slow run is described and then left to finish.
+# thread waited.  With SECONDS longer than E2E_TIMEOUT, a slow run is
+# described and then left to finish.
 e2e_timeout() {
 	local limit=$1 describe_at=$E2E_TIMEOUT pid ticks=0 described=
 	shift

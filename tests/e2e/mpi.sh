@@ -79,10 +79,10 @@ mpi_setup() {
 	# mpirun would set itself when it sees the oversubscription).
 	OMPI_MCA_mpi_yield_when_idle=1
 	export COMMPROF_LIBRARY OMPI_MCA_mpi_yield_when_idle
-	# Runs of 1 to 7 s have taken 70 to 140 s here, ranks starved of
-	# these 2 cores, and then ended right (doc/loop.md, "Known noise"):
-	# past E2E_TIMEOUT such a run is described in the log, and it is
-	# stopped, as failed, only at E2E_RUN_LIMIT.
+	# Runs of 1 to 7 s have taken 70 to 140 s here on these 2 shared
+	# cores, and then ended right (doc/loop.md, "Known noise"): past
+	# E2E_TIMEOUT such a run is described in the log, and it is stopped,
+	# as failed, only at E2E_RUN_LIMIT.
 	[ "$E2E_RUN_LIMIT" -gt "$E2E_TIMEOUT" ] || E2E_RUN_LIMIT=300
 	unset COMMPROF_OUTPUT LD_PRELOAD
 	cat >"$MPI_SHOW" <<'EOF'
@@ -111,9 +111,9 @@ mpi_require_pmix() {
 # this machine, and holds that until it ends (a lock under /run/lock).  The
 # test nodes of every cluster share this machine's CPUs and Open MPI's
 # ranks spin while they wait: with the ranks of two or three tests at once
-# on 2 cores, runs of 1 to 7 s took 70 to 140 s, a rank waiting for a peer
-# that the others starved (doc/loop.md, "Known noise").  A real site never
-# runs two jobs' spinning ranks on one core.
+# on 2 cores, runs of 1 to 7 s that took 70 to 140 s were several times
+# more frequent (doc/loop.md, "Known noise").  A real site never runs two
+# jobs' spinning ranks on one core.
 mpi_exclusive() {
 	local lock=/run/lock/slurm-treematch-mpi.lock t0
 	[ -d /run/lock ] || lock=/tmp/slurm-treematch-mpi.lock
