@@ -49,7 +49,15 @@ for trs in $(find "$dir" -name '*.trs' -not -path '*/_build/*' | sort); do
 	failed=$((failed + bad))
 	printf '%-5s %s (%d checks)\n' "$result" "$name" $((ok + bad))
 	if [ "$result" != PASS ]; then
-		grep '^not ok - ' "$log" | sed 's/^/      /'
+		# each failed check with the lines that say what it got (at
+		# most 6), and a run past its time limit with where its threads
+		# waited (tests/e2e/lib.sh, e2e_timeout): the test's log may be
+		# gone with the copy the tests ran from, this output stays
+		awk '/^not ok - / { print; more = 6; next }
+		     more > 0 && /^#   / { print; more--; next }
+		     { more = 0 }' "$log" | sed 's/^/      /'
+		sed -n '/^# ---- stalled: /,/^# ---- end of stall/p' "$log" |
+			head -n 80 | sed 's/^/      /'
 	fi
 done
 [ "$skipped" -gt 0 ] && echo "($skipped tests skipped)"
