@@ -27,10 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 
 #include "tm_online.h"
+#include "tm_random.h"
 #include "tm_spank.h"
 
 /* LD_PRELOAD with the application's own list and ours */
@@ -70,25 +70,6 @@ int online_params(const site_config *cfg, const char *policy,
 bad:
 	text_clean(why, wl, err.text, strlen(err.text));
 	return -1;
-}
-
-/* 64 bits from the kernel's generator; -1 with errno set when there are
- * none (getrandom blocks only before the pool is first ready, at boot). */
-static int random_bits(uint64_t *bits)
-{
-	size_t got = 0;
-
-	while (got < sizeof(*bits)) {
-		ssize_t n = getrandom((char *)bits + got, sizeof(*bits) - got,
-				      0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		got += (size_t)n;
-	}
-	return 0;
 }
 
 /* Names of what a task inherits from an online step. */
@@ -220,7 +201,7 @@ int online_plan_node(spank_t sp, const site_config *cfg, node_plan *plan,
 	 * the name one nobody can take in advance; it reaches the tasks in
 	 * their environment and is removed by this name at the end. */
 	uint64_t bits;
-	if (random_bits(&bits) < 0) {
+	if (tm_random_u64(&bits) < 0) {
 		snprintf(why, wl, "online: no random bits for the step's "
 			 "shared-memory name: %s", strerror(errno));
 		return -1;

@@ -10,32 +10,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tm_random.h"
 #include "tmpfile.h"
 
 /* A new name after a collision: collisions of 64 random bits only happen
  * when someone made that very name, so a few tries are plenty. */
 enum { CREATE_TRIES = 8 };
-
-static int random_bits(uint64_t *bits)
-{
-	size_t got = 0;
-
-	while (got < sizeof *bits) {
-		ssize_t n = getrandom((char *)bits + got, sizeof *bits - got, 0);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		got += (size_t)n;
-	}
-	return 0;
-}
 
 FILE *commprof_tmpfile_create(const char *target, char **tmp_path)
 {
@@ -51,7 +34,7 @@ FILE *commprof_tmpfile_create(const char *target, char **tmp_path)
 	for (int attempt = 0; attempt < CREATE_TRIES && fd < 0; attempt++) {
 		uint64_t bits;
 
-		if (random_bits(&bits) < 0)
+		if (tm_random_u64(&bits) < 0)
 			break;
 		snprintf(name, room, "%s.tmp.%016llx", target,
 			 (unsigned long long)bits);
