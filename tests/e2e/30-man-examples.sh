@@ -48,18 +48,6 @@ examples() {
 			sub(/^ +/, ""); sub(/ +#.*$/, ""); print }'
 }
 
-# run_example LINE: the line as the user types it, in the work directory
-run_example() {
-	local o e
-	o=$(mktemp "$TM_DIR/out.XXXXXX") && e=$(mktemp "$TM_DIR/err.XXXXXX") ||
-		return 1
-	tm_wait_idle
-	e2e_timeout "$E2E_RUN_LIMIT" as_user bash -c "$1" >"$o" 2>"$e"
-	TM_RC=$?
-	TM_OUT=$(cat "$o") TM_ERR=$(cat "$e")
-	rm -f "$o" "$e"
-}
-
 # check_example LINE STATUS: it ran all its 8 ranks correctly, each task
 # with SLURM_TREEMATCH_STATUS STATUS (- for none), and no error
 check_example() {
@@ -78,7 +66,7 @@ check_example() {
 mapfile -t lines < <(examples "$commprof_page")
 check_eq "commprof(1) shows 4 commands" "${#lines[@]}" 4
 for line in "${lines[@]}"; do
-	run_example "$line"
+	tm_run as_user bash -c "$line"	# as the user types it
 	case $line in
 	"commprof merge "*)
 		check_eq "'$line': exits 0" "$TM_RC" 0
@@ -110,7 +98,7 @@ check_eq "spank-treematch(8) shows 5 commands" "${#lines[@]}" 5
 for line in "${lines[@]}"; do
 	check_match "'$line' runs its MPI program with --mpi=pmix (MpiDefault=none)" \
 		"$line" '^srun .*--mpi=pmix '
-	run_example "$line"
+	tm_run as_user bash -c "$line"	# as the user types it
 	case $line in
 	*commprof*)
 		check_example "$line" -
